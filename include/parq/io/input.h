@@ -1,0 +1,80 @@
+// Random-access input: where the reader gets its bytes.
+//
+// Every later layer (footer, page index, column chunks) reads through this
+// interface, so a file on disk, a buffer in memory or a caller's own source
+// (an object store client, say) look the same. A memory-resident input also
+// hands out zero-copy views, which the reader prefers when it can get them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace parq::io {
+
+class RandomAccessInput {
+ public:
+  virtual ~RandomAccessInput() = default;
+
+  virtual uint64_t size() const = 0;
+
+  // Reads exactly `n` bytes at `offset` into `out`; throws parq::Error when
+  // the range is not inside the input or the read fails.
+  void read_at(uint64_t offset, size_t n, uint8_t* out);
+
+  // A view of [offset, offset + n) valid as long as the input, or an empty
+  // span when the input is not memory-resident.
+  virtual std::span<const uint8_t> view(uint64_t offset, size_t n) const;
+
+  // A name for error messages (the path, or "<memory>").
+  virtual const std::string& name() const = 0;
+
+  // Bytes copied out through read_at() so far (views are counted too), so
+  // that tests can check that a projection reads only what it needs.
+  uint64_t bytes_read() const { return bytes_read_; }
+
+ protected:
+  virtual void do_read_at(uint64_t offset, size_t n, uint8_t* out) = 0;
+  void count_view(size_t n) const { bytes_read_ += n; }
+
+ private:
+  mutable uint64_t bytes_read_ = 0;
+};
+
+// Bytes of a range, either borrowed from a memory-resident input or owned.
+class ByteRange {
+ public:
+  ByteRange() = default;
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  std::span<const uint8_t> span() const { return {data_, size_}; }
+
+  // Reads [offset, offset + n) from `input`: a view when it has one, a copy
+  // otherwise.
+  static ByteRange read(RandomAccessInput& input, uint64_t offset, size_t n);
+
+ private:
+  std::vector<uint8_t> owned_;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+enum class FileAccess {
+  kMemoryMap,  // mmap, falling back to pread when mapping fails
+  kPread,
+};
+
+// Opens a file for reading; throws parq::Error naming the path and the
+// system's reason when it cannot.
+std::unique_ptr<RandomAccessInput> open_file(const std::string& path, FileAccess access = FileAccess::kMemoryMap);
+
+// An input over bytes the caller keeps alive.
+std::unique_ptr<RandomAccessInput> memory_input(std::span<const uint8_t> bytes, std::string name = "<memory>");
+
+// An input that owns its bytes.
+std::unique_ptr<RandomAccessInput> buffer_input(std::vector<uint8_t> bytes, std::string name = "<memory>");
+
+}  // namespace parq::io

@@ -1,0 +1,100 @@
+// Reading and writing the file envelope; see file/footer.h.
+#include "parq/file/footer.h"
+
+#include <cstring>
+
+#include "parq/error.h"
+#include "parq/format/metadata_codec.h"
+
+namespace parq::file {
+namespace {
+
+uint32_t load_u32_le(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+bool has_magic(const uint8_t* p, const char* magic) { return std::memcmp(p, magic, kMagicSize) == 0; }
+
+std::string printable(const uint8_t* p, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    char c = static_cast<char>(p[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      s += c;
+    } else {
+      static const char hex[] = "0123456789abcdef";
+      s += "\\x";
+      s += hex[p[i] >> 4];
+      s += hex[p[i] & 15];
+    }
+  }
+  return s;
+}
+
+void check_leading_magic(io::RandomAccessInput& input) {
+  uint8_t head[kMagicSize];
+  input.read_at(0, kMagicSize, head);
+  if (!has_magic(head, kMagic) && !has_magic(head, kEncryptedMagic))
+    throw Error(input.name() + ": not a Parquet file: missing PAR1 magic at the start (found \"" +
+                printable(head, kMagicSize) + "\")");
+}
+
+}  // namespace
+
+Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
+  const uint64_t size = input.size();
+  if (size < kMinimumFileSize)
+    throw Error(input.name() + ": not a Parquet file: " + std::to_string(size) + " bytes is too small (at least " +
+                std::to_string(kMinimumFileSize) + " needed)");
+  check_leading_magic(input);
+
+  // One read for the tail, large enough for most footers.
+  uint64_t tail_size = std::min(size, std::max<uint64_t>(options.speculative_read_bytes, 8));
+  io::ByteRange tail = io::ByteRange::read(input, size - tail_size, tail_size);
+  const uint8_t* end = tail.data() + tail_size;
+  if (has_magic(end - kMagicSize, kEncryptedMagic))
+    throw Error(input.name() + ": encrypted file: a key is needed (the footer is encrypted, PARE magic)");
+  if (!has_magic(end - kMagicSize, kMagic))
+    throw Error(input.name() + ": not a Parquet file: missing PAR1 magic at the end (found \"" +
+                printable(end - kMagicSize, kMagicSize) + "\")");
+
+  const uint32_t length = load_u32_le(end - 8);
+  const uint64_t room = size - kMinimumFileSize;
+  if (length > room)
+    throw Error(input.name() + ": corrupt footer: metadata length " + std::to_string(length) +
+                " reaches past the start of the file (" + std::to_string(size) + " bytes)");
+  if (length > options.max_footer_bytes)
+    throw Error(input.name() + ": footer of " + std::to_string(length) + " bytes exceeds the limit of " +
+                std::to_string(options.max_footer_bytes));
+
+  Footer footer;
+  footer.metadata_length = length;
+  footer.metadata_offset = size - 8 - length;
+  io::ByteRange bytes;
+  const uint8_t* start;
+  if (uint64_t{length} + 8 <= tail_size) {
+    start = end - 8 - length;
+  } else {
+    bytes = io::ByteRange::read(input, footer.metadata_offset, length);
+    start = bytes.data();
+  }
+  try {
+    format::decode_thrift(start, length, footer.metadata, footer.metadata_offset, options.limits);
+  } catch (const Error& e) {
+    throw Error(input.name() + ": corrupt footer: " + e.what());
+  }
+  return footer;
+}
+
+void append_footer(const format::FileMetaData& metadata, std::string& out) {
+  size_t start = out.size();
+  format::encode_thrift(metadata, out);
+  uint64_t length = out.size() - start;
+  if (length > UINT32_MAX) throw Error("footer of " + std::to_string(length) + " bytes does not fit a u32 length");
+  char len[4] = {static_cast<char>(length), static_cast<char>(length >> 8), static_cast<char>(length >> 16),
+                 static_cast<char>(length >> 24)};
+  out.append(len, 4);
+  out.append(kMagic, kMagicSize);
+}
+
+}  // namespace parq::file

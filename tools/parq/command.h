@@ -1,0 +1,20 @@
+// The subcommands of the `parq` tool. Each lives in its own file and defines
+// one Command; main.cc lists them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace parq::tool {
+
+struct Command {
+  const char* name;
+  const char* summary;  // one line for `parq --help`
+  const char* help;     // the full text for `parq NAME --help`
+  int (*run)(const std::vector<std::string>& args);
+};
+
+extern const Command kSchemaCommand;
+extern const Command kMetaCommand;
+
+}  // namespace parq::tool

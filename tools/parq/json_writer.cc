@@ -1,0 +1,98 @@
+// JsonWriter; see json_writer.h.
+#include "json_writer.h"
+
+#include <charconv>
+
+#include "parq/text/json_text.h"
+
+namespace parq::tool {
+
+void JsonWriter::newline() {
+  out_ += '\n';
+  out_.append(2 * stack_.size(), ' ');
+}
+
+void JsonWriter::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (stack_.empty()) return;
+  if (!stack_.back().empty) out_ += ',';
+  stack_.back().empty = false;
+  newline();
+}
+
+JsonWriter& JsonWriter::begin_object() {
+  before_value();
+  out_ += '{';
+  stack_.push_back({true});
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_object() {
+  bool empty = stack_.back().empty;
+  stack_.pop_back();
+  if (!empty) newline();
+  out_ += '}';
+  if (stack_.empty()) out_ += '\n';
+  return *this;
+}
+
+JsonWriter& JsonWriter::begin_array() {
+  before_value();
+  out_ += '[';
+  stack_.push_back({false});
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_array() {
+  bool empty = stack_.back().empty;
+  stack_.pop_back();
+  if (!empty) newline();
+  out_ += ']';
+  if (stack_.empty()) out_ += '\n';
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name) {
+  before_value();
+  text::append_json_string(out_, name);
+  out_ += ": ";
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::string(std::string_view s) {
+  before_value();
+  text::append_json_string(out_, s);
+  return *this;
+}
+
+JsonWriter& JsonWriter::integer(int64_t v) {
+  before_value();
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out_.append(buf, r.ptr);
+  return *this;
+}
+
+JsonWriter& JsonWriter::boolean(bool v) {
+  before_value();
+  out_ += v ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+  before_value();
+  out_ += "null";
+  return *this;
+}
+
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  before_value();
+  out_ += json;
+  return *this;
+}
+
+}  // namespace parq::tool

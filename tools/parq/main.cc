@@ -1,0 +1,65 @@
+// `parq`: inspect, print, convert and check Parquet files. Dispatches to the
+// subcommands; turns errors into one line on stderr and a non-zero exit.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "command.h"
+
+namespace parq::tool {
+namespace {
+
+const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand};
+
+void print_overview(FILE* out) {
+  std::fprintf(out, "usage: parq COMMAND [OPTIONS] FILE...\n\nCommands:\n");
+  for (const Command* c : kCommands) std::fprintf(out, "  %-10s %s\n", c->name, c->summary);
+  std::fprintf(out, "\nRun 'parq COMMAND --help' for a command's options.\n");
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) {
+    print_overview(stderr);
+    return 2;
+  }
+  std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_overview(stdout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::printf("parq %s\n", PARQ_VERSION);
+    return 0;
+  }
+  const Command* command = nullptr;
+  for (const Command* c : kCommands)
+    if (name == c->name) command = c;
+  if (command == nullptr) {
+    std::fprintf(stderr, "parq: unknown command '%s' (run 'parq --help' for the list)\n", name.c_str());
+    return 2;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  for (const std::string& a : args) {
+    if (a == "--help" || a == "-h") {
+      std::fputs(command->help, stdout);
+      return 0;
+    }
+  }
+  try {
+    return command->run(args);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "parq %s: %s (see 'parq %s --help')\n", command->name, e.what(), command->name);
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "parq %s: %s\n", command->name, e.what());
+    return 1;
+  }
+}
+
+}  // namespace
+}  // namespace parq::tool
+
+int main(int argc, char** argv) { return parq::tool::run(argc, argv); }

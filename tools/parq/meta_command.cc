@@ -1,0 +1,331 @@
+// `parq meta FILE [--json]`: the file's metadata: version, writer, rows,
+// key-value metadata, and per row group and column chunk the type, codec,
+// encodings, counts, sizes, offsets and statistics (rendered by logical type).
+#include <cstdio>
+#include <string>
+
+#include "args.h"
+#include "command.h"
+#include "json_writer.h"
+#include "parq/error.h"
+#include "parq/file/file_reader.h"
+#include "parq/schema/logical_type.h"
+#include "parq/text/json_text.h"
+#include "parq/text/value_text.h"
+
+namespace parq::tool {
+namespace {
+
+using format::ColumnChunk;
+using format::ColumnMetaData;
+using format::FileMetaData;
+using format::RowGroup;
+using format::Statistics;
+
+// A statistics bound as JSON text in the column's logical type; a bound that
+// does not decode (corrupt statistics) shows as base64 of its bytes instead of
+// failing the whole report.
+std::string render_bound(const ValueType& type, const std::string& bytes) {
+  std::string out;
+  try {
+    text::append_plain_value(out, type, bytes);
+  } catch (const Error&) {
+    out.clear();
+    text::append_base64(out, bytes);
+  }
+  return out;
+}
+
+std::string encodings_list(const ColumnMetaData& md) {
+  std::string s;
+  for (size_t i = 0; i < md.encodings.size(); ++i) {
+    if (i != 0) s += ',';
+    s += format::to_string(md.encodings[i]);
+  }
+  return s;
+}
+
+std::string column_order_name(const format::ColumnOrder& order) {
+  if (order.TYPE_ORDER) return "TYPE_DEFINED_ORDER";
+  if (order.IEEE_754_TOTAL_ORDER) return "IEEE_754_TOTAL_ORDER";
+  if (order.INT96_TIMESTAMP_ORDER) return "INT96_TIMESTAMP_ORDER";
+  return "UNKNOWN";
+}
+
+std::string encryption_name(const format::EncryptionAlgorithm& alg) {
+  if (alg.AES_GCM_V1) return "AES_GCM_V1";
+  if (alg.AES_GCM_CTR_V1) return "AES_GCM_CTR_V1";
+  return "UNKNOWN";
+}
+
+std::string crypto_name(const format::ColumnCryptoMetaData& crypto) {
+  if (crypto.ENCRYPTION_WITH_FOOTER_KEY) return "footer key";
+  if (crypto.ENCRYPTION_WITH_COLUMN_KEY) return "column key";
+  return "unknown";
+}
+
+// ---- JSON ----------------------------------------------------------------
+
+void json_key_values(JsonWriter& w, const std::vector<format::KeyValue>& kvs) {
+  w.begin_array();
+  for (const auto& kv : kvs) {
+    w.begin_object().field("key", kv.key).key("value");
+    kv.value ? w.string(*kv.value) : w.null();
+    w.end_object();
+  }
+  w.end_array();
+}
+
+template <class T>
+void json_optional(JsonWriter& w, std::string_view name, const std::optional<T>& v) {
+  if (v) w.field(name, *v);
+}
+
+void json_int_list(JsonWriter& w, std::string_view name, const std::optional<std::vector<int64_t>>& v) {
+  if (!v) return;
+  w.key(name).begin_array();
+  for (int64_t x : *v) w.integer(x);
+  w.end_array();
+}
+
+void json_statistics(JsonWriter& w, const ValueType& type, const Statistics& s) {
+  w.begin_object();
+  json_optional(w, "null_count", s.null_count);
+  json_optional(w, "distinct_count", s.distinct_count);
+  json_optional(w, "nan_count", s.nan_count);
+  if (s.min_value) w.key("min").raw(render_bound(type, *s.min_value));
+  if (s.max_value) w.key("max").raw(render_bound(type, *s.max_value));
+  json_optional(w, "is_min_value_exact", s.is_min_value_exact);
+  json_optional(w, "is_max_value_exact", s.is_max_value_exact);
+  if (s.min) w.key("legacy_min").raw(render_bound(type, *s.min));
+  if (s.max) w.key("legacy_max").raw(render_bound(type, *s.max));
+  w.end_object();
+}
+
+void json_geospatial(JsonWriter& w, const format::GeospatialStatistics& g) {
+  w.begin_object();
+  if (g.bbox) {
+    std::string box;
+    const auto& b = *g.bbox;
+    w.key("bbox").begin_object();
+    auto num = [&](std::string_view k, double v) {
+      std::string t;
+      text::append_double(t, v);
+      w.key(k).raw(t);
+    };
+    num("xmin", b.xmin);
+    num("xmax", b.xmax);
+    num("ymin", b.ymin);
+    num("ymax", b.ymax);
+    if (b.zmin) num("zmin", *b.zmin);
+    if (b.zmax) num("zmax", *b.zmax);
+    if (b.mmin) num("mmin", *b.mmin);
+    if (b.mmax) num("mmax", *b.mmax);
+    w.end_object();
+  }
+  if (g.geospatial_types) {
+    w.key("geospatial_types").begin_array();
+    for (int32_t t : *g.geospatial_types) w.integer(t);
+    w.end_array();
+  }
+  w.end_object();
+}
+
+void json_column_metadata(JsonWriter& w, const ValueType& type, const ColumnMetaData& md) {
+  w.field("codec", format::to_string(md.codec));
+  w.key("encodings").begin_array();
+  for (auto e : md.encodings) w.string(format::to_string(e));
+  w.end_array();
+  w.field("num_values", md.num_values);
+  w.field("total_compressed_size", md.total_compressed_size);
+  w.field("total_uncompressed_size", md.total_uncompressed_size);
+  w.field("data_page_offset", md.data_page_offset);
+  json_optional(w, "dictionary_page_offset", md.dictionary_page_offset);
+  json_optional(w, "index_page_offset", md.index_page_offset);
+  json_optional(w, "bloom_filter_offset", md.bloom_filter_offset);
+  json_optional(w, "bloom_filter_length", md.bloom_filter_length);
+  if (md.statistics) json_statistics(w.key("statistics"), type, *md.statistics);
+  if (md.encoding_stats) {
+    w.key("encoding_stats").begin_array();
+    for (const auto& es : *md.encoding_stats)
+      w.begin_object()
+          .field("page_type", format::to_string(es.page_type))
+          .field("encoding", format::to_string(es.encoding))
+          .field("count", es.count)
+          .end_object();
+    w.end_array();
+  }
+  if (md.size_statistics) {
+    const auto& ss = *md.size_statistics;
+    w.key("size_statistics").begin_object();
+    json_optional(w, "unencoded_byte_array_data_bytes", ss.unencoded_byte_array_data_bytes);
+    json_int_list(w, "repetition_level_histogram", ss.repetition_level_histogram);
+    json_int_list(w, "definition_level_histogram", ss.definition_level_histogram);
+    w.end_object();
+  }
+  if (md.geospatial_statistics) json_geospatial(w.key("geospatial_statistics"), *md.geospatial_statistics);
+  if (md.key_value_metadata) json_key_values(w.key("key_value_metadata"), *md.key_value_metadata);
+}
+
+void json_column_chunk(JsonWriter& w, const ColumnDescriptor& column, const ColumnChunk& cc) {
+  w.begin_object();
+  w.field("path", column.dotted_path());
+  w.field("type", format::to_string(column.type.physical));
+  if (has_logical_type(column.type.logical)) w.field("logical_type", logical_type_to_string(column.type.logical));
+  if (cc.file_path) w.field("file_path", *cc.file_path);
+  w.field("file_offset", cc.file_offset);
+  if (cc.meta_data) json_column_metadata(w, column.type, *cc.meta_data);
+  json_optional(w, "column_index_offset", cc.column_index_offset);
+  json_optional(w, "column_index_length", cc.column_index_length);
+  json_optional(w, "offset_index_offset", cc.offset_index_offset);
+  json_optional(w, "offset_index_length", cc.offset_index_length);
+  if (cc.crypto_metadata) w.field("encrypted_with", crypto_name(*cc.crypto_metadata));
+  w.end_object();
+}
+
+void json_row_group(JsonWriter& w, const Schema& schema, const RowGroup& rg, size_t index) {
+  w.begin_object();
+  w.field("index", static_cast<int64_t>(index));
+  w.field("num_rows", rg.num_rows);
+  w.field("total_byte_size", rg.total_byte_size);
+  json_optional(w, "total_compressed_size", rg.total_compressed_size);
+  json_optional(w, "file_offset", rg.file_offset);
+  json_optional(w, "ordinal", rg.ordinal);
+  if (rg.sorting_columns) {
+    w.key("sorting_columns").begin_array();
+    for (const auto& sc : *rg.sorting_columns)
+      w.begin_object()
+          .field("column_idx", sc.column_idx)
+          .field("descending", sc.descending)
+          .field("nulls_first", sc.nulls_first)
+          .end_object();
+    w.end_array();
+  }
+  w.key("columns").begin_array();
+  for (size_t c = 0; c < rg.columns.size(); ++c) json_column_chunk(w, schema.column(c), rg.columns[c]);
+  w.end_array();
+  w.end_object();
+}
+
+std::string render_json(const FileReader& reader) {
+  const FileMetaData& md = reader.metadata();
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("file", reader.name());
+  w.field("version", md.version);
+  if (md.created_by) w.field("created_by", *md.created_by);
+  w.field("num_rows", md.num_rows);
+  w.field("num_row_groups", static_cast<int64_t>(md.row_groups.size()));
+  w.field("num_columns", static_cast<int64_t>(reader.schema().num_columns()));
+  w.field("footer_length", static_cast<int64_t>(reader.footer().metadata_length));
+  if (md.key_value_metadata) json_key_values(w.key("key_value_metadata"), *md.key_value_metadata);
+  if (md.column_orders) {
+    w.key("column_orders").begin_array();
+    for (const auto& o : *md.column_orders) w.string(column_order_name(o));
+    w.end_array();
+  }
+  if (md.encryption_algorithm) w.field("encryption_algorithm", encryption_name(*md.encryption_algorithm));
+  w.key("row_groups").begin_array();
+  for (size_t g = 0; g < md.row_groups.size(); ++g) json_row_group(w, reader.schema(), md.row_groups[g], g);
+  w.end_array();
+  w.end_object();
+  return out;
+}
+
+// ---- text ----------------------------------------------------------------
+
+void text_statistics(std::string& out, const ValueType& type, const Statistics& s) {
+  auto add = [&](const char* name, const std::string& value) { out += std::string(" ") + name + "=" + value; };
+  if (s.null_count) add("nulls", std::to_string(*s.null_count));
+  if (s.distinct_count) add("distinct", std::to_string(*s.distinct_count));
+  if (s.nan_count) add("nans", std::to_string(*s.nan_count));
+  if (s.min_value) add("min", render_bound(type, *s.min_value) + (s.is_min_value_exact == false ? "(truncated)" : ""));
+  if (s.max_value) add("max", render_bound(type, *s.max_value) + (s.is_max_value_exact == false ? "(truncated)" : ""));
+  if (s.min) add("legacy_min", render_bound(type, *s.min));
+  if (s.max) add("legacy_max", render_bound(type, *s.max));
+}
+
+void text_column_chunk(std::string& out, const ColumnDescriptor& column, const ColumnChunk& cc) {
+  out += "  column " + std::to_string(column.column_index) + " " + column.dotted_path() + ": " +
+         format::to_string(column.type.physical);
+  if (has_logical_type(column.type.logical)) out += " " + logical_type_to_string(column.type.logical);
+  out += "\n";
+  if (cc.file_path) out += "    file_path " + *cc.file_path + "\n";
+  if (!cc.meta_data) {
+    out += "    metadata encrypted with the " +
+           (cc.crypto_metadata ? crypto_name(*cc.crypto_metadata) : std::string("unknown key")) + "\n";
+    return;
+  }
+  const ColumnMetaData& md = *cc.meta_data;
+  out += "    codec " + std::string(format::to_string(md.codec)) + ", encodings " + encodings_list(md) + ", " +
+         std::to_string(md.num_values) + " values, " + std::to_string(md.total_compressed_size) + " bytes (" +
+         std::to_string(md.total_uncompressed_size) + " uncompressed)\n";
+  out += "    offsets: data " + std::to_string(md.data_page_offset);
+  if (md.dictionary_page_offset) out += ", dictionary " + std::to_string(*md.dictionary_page_offset);
+  if (md.index_page_offset) out += ", index page " + std::to_string(*md.index_page_offset);
+  if (cc.column_index_offset) out += ", column index " + std::to_string(*cc.column_index_offset);
+  if (cc.offset_index_offset) out += ", offset index " + std::to_string(*cc.offset_index_offset);
+  if (md.bloom_filter_offset) out += ", bloom filter " + std::to_string(*md.bloom_filter_offset);
+  out += "\n";
+  if (md.statistics) {
+    out += "    statistics:";
+    text_statistics(out, column.type, *md.statistics);
+    out += "\n";
+  }
+}
+
+std::string render_text(const FileReader& reader) {
+  const FileMetaData& md = reader.metadata();
+  std::string out;
+  out += "file: " + reader.name() + "\n";
+  out += "version: " + std::to_string(md.version) + "\n";
+  if (md.created_by) out += "created_by: " + *md.created_by + "\n";
+  out += "num_rows: " + std::to_string(md.num_rows) + "\n";
+  out += "row groups: " + std::to_string(md.row_groups.size()) + ", leaf columns: " +
+         std::to_string(reader.schema().num_columns()) + ", footer: " +
+         std::to_string(reader.footer().metadata_length) + " bytes\n";
+  if (md.encryption_algorithm) out += "encryption: " + encryption_name(*md.encryption_algorithm) + " (plaintext footer)\n";
+  if (md.key_value_metadata) {
+    out += "key_value_metadata:\n";
+    for (const auto& kv : *md.key_value_metadata) {
+      std::string v = kv.value.value_or("(null)");
+      if (v.size() > 200) v = v.substr(0, 200) + "... (" + std::to_string(kv.value->size()) + " bytes)";
+      out += "  " + kv.key + " = " + v + "\n";
+    }
+  }
+  for (size_t g = 0; g < md.row_groups.size(); ++g) {
+    const RowGroup& rg = md.row_groups[g];
+    out += "row group " + std::to_string(g) + ": " + std::to_string(rg.num_rows) + " rows, " +
+           std::to_string(rg.total_byte_size) + " bytes\n";
+    for (size_t c = 0; c < rg.columns.size(); ++c) text_column_chunk(out, reader.schema().column(c), rg.columns[c]);
+  }
+  return out;
+}
+
+int run_meta(const std::vector<std::string>& argv) {
+  Args args(argv, {{"json", false}});
+  const std::string& path = args.expect_positionals({"FILE"})[0];
+  auto reader = FileReader::open(path);
+  std::string out = args.flag("json") ? render_json(*reader) : render_text(*reader);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+const Command kMetaCommand = {
+    "meta",
+    "file, row group and column chunk metadata",
+    "usage: parq meta FILE [--json]\n"
+    "\n"
+    "Prints the file's metadata: format version, writer, row count, key-value\n"
+    "metadata, and for every row group and column chunk the type, codec,\n"
+    "encodings, value count, sizes, offsets and statistics (bounds shown in the\n"
+    "column's logical type).\n"
+    "\n"
+    "  --json   one JSON object; the file's row count is under \"num_rows\"\n",
+    run_meta,
+};
+
+}  // namespace parq::tool
