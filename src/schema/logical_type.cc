@@ -14,9 +14,7 @@ using format::Type;
 format::TimeUnit millis() { return format::TimeUnit{.MILLIS = format::MilliSeconds{}}; }
 format::TimeUnit micros() { return format::TimeUnit{.MICROS = format::MicroSeconds{}}; }
 
-LogicalType integer(int8_t bits, bool is_signed) {
-  return LogicalType{.INTEGER = format::IntType{bits, is_signed}};
-}
+LogicalType integer(int8_t bits, bool is_signed) { return LogicalType{.INTEGER = format::IntType{bits, is_signed}}; }
 
 bool has_unit(const format::TimeUnit& u) { return u.MILLIS || u.MICROS || u.NANOS; }
 
@@ -91,33 +89,52 @@ bool is_byte_array_annotation(const LogicalType& t) {
 
 bool has_logical_type(const LogicalType& t) {
   return t.STRING || t.MAP || t.LIST || t.ENUM || t.DECIMAL || t.DATE || t.TIME || t.TIMESTAMP || t.INTEGER ||
-         t.UNKNOWN || t.JSON || t.BSON || t.UUID || t.FLOAT16 || t.VARIANT || t.GEOMETRY || t.GEOGRAPHY ||
-         t.FILE;
+         t.UNKNOWN || t.JSON || t.BSON || t.UUID || t.FLOAT16 || t.VARIANT || t.GEOMETRY || t.GEOGRAPHY || t.FILE;
 }
 
 LogicalType logical_type_from_converted(format::ConvertedType converted, int32_t scale, int32_t precision) {
   using C = format::ConvertedType;
   switch (converted) {
-    case C::UTF8: return LogicalType{.STRING = format::StringType{}};
-    case C::MAP: return LogicalType{.MAP = format::MapType{}};
-    case C::LIST: return LogicalType{.LIST = format::ListType{}};
-    case C::ENUM: return LogicalType{.ENUM = format::EnumType{}};
-    case C::DECIMAL: return LogicalType{.DECIMAL = format::DecimalType{scale, precision}};
-    case C::DATE: return LogicalType{.DATE = format::DateType{}};
-    case C::TIME_MILLIS: return LogicalType{.TIME = format::TimeType{true, millis()}};
-    case C::TIME_MICROS: return LogicalType{.TIME = format::TimeType{true, micros()}};
-    case C::TIMESTAMP_MILLIS: return LogicalType{.TIMESTAMP = format::TimestampType{true, millis()}};
-    case C::TIMESTAMP_MICROS: return LogicalType{.TIMESTAMP = format::TimestampType{true, micros()}};
-    case C::UINT_8: return integer(8, false);
-    case C::UINT_16: return integer(16, false);
-    case C::UINT_32: return integer(32, false);
-    case C::UINT_64: return integer(64, false);
-    case C::INT_8: return integer(8, true);
-    case C::INT_16: return integer(16, true);
-    case C::INT_32: return integer(32, true);
-    case C::INT_64: return integer(64, true);
-    case C::JSON: return LogicalType{.JSON = format::JsonType{}};
-    case C::BSON: return LogicalType{.BSON = format::BsonType{}};
+    case C::UTF8:
+      return LogicalType{.STRING = format::StringType{}};
+    case C::MAP:
+      return LogicalType{.MAP = format::MapType{}};
+    case C::LIST:
+      return LogicalType{.LIST = format::ListType{}};
+    case C::ENUM:
+      return LogicalType{.ENUM = format::EnumType{}};
+    case C::DECIMAL:
+      return LogicalType{.DECIMAL = format::DecimalType{scale, precision}};
+    case C::DATE:
+      return LogicalType{.DATE = format::DateType{}};
+    case C::TIME_MILLIS:
+      return LogicalType{.TIME = format::TimeType{true, millis()}};
+    case C::TIME_MICROS:
+      return LogicalType{.TIME = format::TimeType{true, micros()}};
+    case C::TIMESTAMP_MILLIS:
+      return LogicalType{.TIMESTAMP = format::TimestampType{true, millis()}};
+    case C::TIMESTAMP_MICROS:
+      return LogicalType{.TIMESTAMP = format::TimestampType{true, micros()}};
+    case C::UINT_8:
+      return integer(8, false);
+    case C::UINT_16:
+      return integer(16, false);
+    case C::UINT_32:
+      return integer(32, false);
+    case C::UINT_64:
+      return integer(64, false);
+    case C::INT_8:
+      return integer(8, true);
+    case C::INT_16:
+      return integer(16, true);
+    case C::INT_32:
+      return integer(32, true);
+    case C::INT_64:
+      return integer(64, true);
+    case C::JSON:
+      return LogicalType{.JSON = format::JsonType{}};
+    case C::BSON:
+      return LogicalType{.BSON = format::BsonType{}};
     case C::MAP_KEY_VALUE:  // handled by the nested-type rules, not an annotation of values
     case C::INTERVAL:       // no LogicalType counterpart
       break;
@@ -135,13 +152,11 @@ std::string logical_type_to_string(const LogicalType& t) {
   if (const char* name = plain_name(t)) return name;
   if (t.DECIMAL)
     return "DECIMAL(" + std::to_string(t.DECIMAL->precision) + "," + std::to_string(t.DECIMAL->scale) + ")";
-  if (t.INTEGER)
-    return "INTEGER(" + std::to_string(t.INTEGER->bit_width) + "," + bool_name(t.INTEGER->is_signed) + ")";
-  if (t.TIME)
-    return std::string("TIME(") + unit_name(t.TIME->unit) + "," + bool_name(t.TIME->is_adjusted_to_utc) + ")";
+  if (t.INTEGER) return "INTEGER(" + std::to_string(t.INTEGER->bit_width) + "," + bool_name(t.INTEGER->is_signed) + ")";
+  if (t.TIME) return std::string("TIME(") + unit_name(t.TIME->unit) + "," + bool_name(t.TIME->is_adjusted_to_utc) + ")";
   if (t.TIMESTAMP)
-    return std::string("TIMESTAMP(") + unit_name(t.TIMESTAMP->unit) + "," +
-           bool_name(t.TIMESTAMP->is_adjusted_to_utc) + ")";
+    return std::string("TIMESTAMP(") + unit_name(t.TIMESTAMP->unit) + "," + bool_name(t.TIMESTAMP->is_adjusted_to_utc) +
+           ")";
   if (t.VARIANT) {
     if (!t.VARIANT->specification_version) return "VARIANT";
     return "VARIANT(" + std::to_string(*t.VARIANT->specification_version) + ")";
@@ -170,9 +185,12 @@ bool logical_type_applies_to_group(const LogicalType& t) {
 
 int32_t max_decimal_precision(Type physical, int32_t type_length) {
   switch (physical) {
-    case Type::INT32: return 9;
-    case Type::INT64: return 18;
-    case Type::BYTE_ARRAY: return std::numeric_limits<int32_t>::max();
+    case Type::INT32:
+      return 9;
+    case Type::INT64:
+      return 18;
+    case Type::BYTE_ARRAY:
+      return std::numeric_limits<int32_t>::max();
     case Type::FIXED_LEN_BYTE_ARRAY: {
       if (type_length <= 0) return 0;
       // floor(log10(2^(8n-1) - 1)) == floor((8n-1) * log10(2)): 2^k is never a
@@ -181,7 +199,8 @@ int32_t max_decimal_precision(Type physical, int32_t type_length) {
       if (digits >= std::numeric_limits<int32_t>::max()) return std::numeric_limits<int32_t>::max();
       return static_cast<int32_t>(digits);
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 

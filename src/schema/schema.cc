@@ -16,7 +16,17 @@ std::vector<format::SchemaElement> empty_message() {
   return {root};
 }
 
+[[noreturn]] void out_of_range(const char* what, size_t i, size_t size) {
+  throw Error(std::string(what) + " index " + std::to_string(i) + " is out of range; there are " +
+              std::to_string(size));
+}
+
 }  // namespace
+
+const SchemaNode& SchemaNode::child(size_t i) const {
+  if (i >= children_.size()) out_of_range("child", i, children_.size());
+  return *children_[i];
+}
 
 std::vector<std::string> SchemaNode::path() const {
   std::vector<std::string> out;
@@ -46,10 +56,18 @@ Schema& Schema::operator=(const Schema& other) {
 }
 
 const ColumnDescriptor& Schema::column(size_t i) const {
-  if (i >= columns_.size())
-    throw Error("column index " + std::to_string(i) + " is out of range; the schema has " +
-                std::to_string(columns_.size()) + " leaf columns");
+  if (i >= columns_.size()) out_of_range("column", i, columns_.size());
   return columns_[i];
+}
+
+const SchemaNode& Schema::node(size_t element_index) const {
+  if (element_index >= nodes_.size()) out_of_range("schema node", element_index, nodes_.size());
+  return nodes_[element_index];
+}
+
+const format::SchemaElement& Schema::element(size_t i) const {
+  if (i >= elements_.size()) out_of_range("schema element", i, elements_.size());
+  return elements_[i];
 }
 
 int Schema::find_column(std::string_view dotted_path) const {

@@ -43,14 +43,15 @@ bool known_repetition(FieldRepetitionType r) {
 std::optional<format::ConvertedType> known_converted(std::optional<format::ConvertedType> c) {
   if (!c) return std::nullopt;
   auto v = static_cast<int32_t>(*c);
-  if (v < static_cast<int32_t>(format::ConvertedType::UTF8) || v > static_cast<int32_t>(format::ConvertedType::INTERVAL))
+  if (v < static_cast<int32_t>(format::ConvertedType::UTF8) ||
+      v > static_cast<int32_t>(format::ConvertedType::INTERVAL))
     return std::nullopt;
   return c;
 }
 
 std::string type_name(Type physical, int32_t type_length) {
   std::string name = format::to_string(physical);
-  if (physical == Type::FIXED_LEN_BYTE_ARRAY) name += "(" + std::to_string(type_length) + ")";
+  if (physical == Type::FIXED_LEN_BYTE_ARRAY) name += '(' + std::to_string(type_length) + ')';
   return name;
 }
 
@@ -72,6 +73,10 @@ class SchemaBuilder {
     schema_.elements_ = elements_;
     schema_.nodes_.reserve(elements_.size());
     path_bytes_.reserve(elements_.size());
+    // Every leaf adds a column; reserving for the worst case avoids moving
+    // descriptors (each holds a LogicalType) as the vector grows.
+    schema_.columns_.reserve(elements_.size());
+    schema_.column_by_path_.reserve(elements_.size());
     add_root();
     while (!open_.empty()) step();
     if (next_ < elements_.size())
@@ -97,14 +102,15 @@ class SchemaBuilder {
     if (n < 0) fail(i, "has a negative num_children (" + std::to_string(n) + ")");
     size_t following = elements_.size() - i - 1;
     if (static_cast<size_t>(n) > following)
-      fail(i, "declares " + std::to_string(n) + " children but only " + std::to_string(following) +
-                  " elements follow it");
+      fail(i,
+           "declares " + std::to_string(n) + " children but only " + std::to_string(following) + " elements follow it");
     return n;
   }
 
   void add_root() {
     const SchemaElement& e = elements_[0];
-    if (e.type) fail(0, "is the root, which must be a group, but has physical type " + std::string(format::to_string(*e.type)));
+    if (e.type)
+      fail(0, "is the root, which must be a group, but has physical type " + std::string(format::to_string(*e.type)));
     if (e.repetition_type && *e.repetition_type == FieldRepetitionType::REPEATED)
       fail(0, "is the root and is REPEATED; a root may only be REQUIRED, OPTIONAL or unmarked");
     check_repetition(0);
@@ -133,8 +139,7 @@ class SchemaBuilder {
 
   void check_repetition(size_t i) const {
     const auto& r = elements_[i].repetition_type;
-    if (r && !known_repetition(*r))
-      fail(i, "has an invalid repetition_type " + std::string(format::to_string(*r)));
+    if (r && !known_repetition(*r)) fail(i, "has an invalid repetition_type " + std::string(format::to_string(*r)));
   }
 
   // A leaf has a type; a group has num_children and no type.
@@ -230,6 +235,11 @@ class SchemaBuilder {
     bool newer = e.logical_type && !has_logical_type(*e.logical_type);
     if (a.logical.DECIMAL) check_decimal(i, *a.logical.DECIMAL, physical, length);
     if (!annotation_fits(a, physical, length)) return LeafAnnotation{{}, std::nullopt, true};
+    // INTERVAL or MAP_KEY_VALUE beside a LogicalType contradict it; a reader
+    // that looks at the converted type first would decode the wrong way.
+    if (has_logical_type(a.logical) && a.converted &&
+        !has_logical_type(logical_type_from_converted(*a.converted, 0, 1)))
+      a.converted.reset();
     a.order_unknown = newer && !has_logical_type(a.logical);
     return a;
   }
@@ -238,8 +248,7 @@ class SchemaBuilder {
     if (has_logical_type(a.logical)) return logical_type_applies_to_primitive(a.logical, physical, length);
     if (!a.converted) return true;
     // Only the converted types without a LogicalType counterpart get here.
-    if (*a.converted == format::ConvertedType::INTERVAL)
-      return physical == Type::FIXED_LEN_BYTE_ARRAY && length == 12;
+    if (*a.converted == format::ConvertedType::INTERVAL) return physical == Type::FIXED_LEN_BYTE_ARRAY && length == 12;
     return false;  // MAP_KEY_VALUE annotates groups
   }
 
@@ -251,8 +260,8 @@ class SchemaBuilder {
     if (d.scale < 0 || d.scale > d.precision)
       fail(i, "has " + where + ": the scale must be between 0 and the precision");
     if (d.precision > max)
-      fail(i, "has " + where + ": " + type_name(physical, length) + " holds at most " + std::to_string(max) +
-                  " digits");
+      fail(i,
+           "has " + where + ": " + type_name(physical, length) + " holds at most " + std::to_string(max) + " digits");
   }
 
   const SchemaNode& push_node(SchemaNode node, size_t parent) {

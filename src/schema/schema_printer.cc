@@ -17,7 +17,8 @@ std::string lower(const char* s) {
 std::string physical_name(const SchemaNode& leaf) {
   format::Type t = *leaf.physical_type();
   if (t == format::Type::BYTE_ARRAY) return "binary";
-  if (t == format::Type::FIXED_LEN_BYTE_ARRAY) return "fixed_len_byte_array(" + std::to_string(leaf.type_length()) + ")";
+  if (t == format::Type::FIXED_LEN_BYTE_ARRAY)
+    return "fixed_len_byte_array(" + std::to_string(leaf.type_length()) + ")";
   return lower(format::to_string(t));
 }
 
@@ -41,8 +42,11 @@ std::string annotation(const Schema& schema, const SchemaNode& node) {
 
 std::string field_line(const Schema& schema, const SchemaNode& node) {
   std::string line = lower(format::to_string(node.repetition()));
-  line += node.is_leaf() ? " " + physical_name(node) : " group";
-  line += " " + node.name() + annotation(schema, node);
+  line += ' ';
+  line += node.is_leaf() ? physical_name(node) : "group";
+  line += ' ';
+  line += node.name();
+  line += annotation(schema, node);
   if (node.field_id()) line += " = " + std::to_string(*node.field_id());
   return line;
 }

@@ -21,11 +21,13 @@ SortOrder physical_order(Type physical) {
   switch (physical) {
     case Type::BOOLEAN:  // false < true under either order; Java and Arrow say unsigned
     case Type::BYTE_ARRAY:
-    case Type::FIXED_LEN_BYTE_ARRAY: return SortOrder::kUnsigned;
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return SortOrder::kUnsigned;
     case Type::INT32:
     case Type::INT64:
     case Type::FLOAT:
-    case Type::DOUBLE: return SortOrder::kSigned;
+    case Type::DOUBLE:
+      return SortOrder::kSigned;
     case Type::INT96:  // TYPE_ORDER statistics of INT96 must be ignored
       break;
   }
@@ -36,9 +38,12 @@ SortOrder physical_order(Type physical) {
 
 const char* to_string(SortOrder order) {
   switch (order) {
-    case SortOrder::kSigned: return "SIGNED";
-    case SortOrder::kUnsigned: return "UNSIGNED";
-    case SortOrder::kUnknown: break;
+    case SortOrder::kSigned:
+      return "SIGNED";
+    case SortOrder::kUnsigned:
+      return "UNSIGNED";
+    case SortOrder::kUnknown:
+      break;
   }
   return "UNKNOWN";
 }

@@ -119,6 +119,29 @@ char* write_digits_backwards(uint32_t* words, size_t count, char* end) {
   return p;
 }
 
+// Up to 16 bytes (Spark's DECIMAL(38)): the magnitude fits 128 bits and one
+// division by 10^19 splits it into two 64-bit halves, each printable directly.
+void append_decimal_128(std::string& out, const uint8_t* p, size_t n, int32_t scale) {
+  const bool negative = (p[0] & 0x80) != 0;
+  unsigned __int128 v = negative ? ~static_cast<unsigned __int128>(0) : 0;  // sign-extend
+  for (size_t i = 0; i < n; ++i) v = (v << 8) | p[i];
+  const unsigned __int128 magnitude = negative ? 0 - v : v;
+  constexpr uint64_t kTen19 = 10'000'000'000'000'000'000ULL;
+  // 2^127 / 10^19 < 2^64, so the high part fits 64 bits.
+  const auto high = static_cast<uint64_t>(magnitude / kTen19);
+  auto low = static_cast<uint64_t>(magnitude % kTen19);
+  char buf[40];
+  char* end = buf;
+  if (high == 0) {
+    end = std::to_chars(buf, buf + sizeof buf, low).ptr;
+  } else {
+    end = std::to_chars(buf, buf + sizeof buf, high).ptr;
+    for (int i = 18; i >= 0; --i, low /= 10) end[i] = static_cast<char>('0' + low % 10);
+    end += 19;
+  }
+  append_scaled(out, negative, std::string_view(buf, static_cast<size_t>(end - buf)), scale);
+}
+
 }  // namespace
 
 void append_decimal(std::string& out, int64_t unscaled, int32_t scale) {
@@ -135,6 +158,7 @@ void append_decimal_be(std::string& out, const uint8_t* big_endian_twos_compleme
   const uint8_t* p = big_endian_twos_complement;
   strip_sign_bytes(p, n);
   if (n <= 8) return append_decimal(out, load_be_signed(p, n), scale);
+  if (n <= 16) return append_decimal_128(out, p, n, scale);
   if (n > kMaxDecimalBytes) {
     throw Error("DECIMAL value of " + std::to_string(n) + " bytes is longer than the " +
                 std::to_string(kMaxDecimalBytes) + " supported");
@@ -142,8 +166,8 @@ void append_decimal_be(std::string& out, const uint8_t* big_endian_twos_compleme
   const size_t count = (n + 3) / 4;
   Scratch<uint32_t, 16> words(count);
   load_magnitude(p, n, words.data(), count);
-  // Each 32-bit word holds under 9.64 decimal digits; each pass writes 9, and
-  // makes at most ceil(count * 32 / 29.89) passes.
+  // The magnitude is below 2^(32 * count), so it has under 9.64 * count
+  // digits; each pass writes 9 of them, count * 32 / 29 + 2 passes suffice.
   const size_t capacity = 9 * (count * 32 / 29 + 2);
   Scratch<char, 9 * (16 * 32 / 29 + 2)> digits(capacity);
   char* const end = digits.data() + capacity;

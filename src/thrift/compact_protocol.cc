@@ -37,6 +37,46 @@ void CompactReader::fail_out_of_range(int64_t v, const char* what) const {
   fail_at(pos_, std::string("value ") + std::to_string(v) + " out of range for " + what);
 }
 
+void CompactReader::fail_varint(const uint8_t* at) const {
+  // Either more than 10 bytes, or a 10th byte carrying more than bit 63.
+  const uint8_t* p = at;
+  int n = 0;
+  while (p < end_ && n < 10 && (*p & 0x80)) ++p, ++n;
+  fail_at(at, n >= 10 ? "varint longer than 10 bytes" : "varint overflows 64 bits");
+}
+
+void CompactReader::fail_bool_byte(uint8_t b) const {
+  fail_at(pos_ - 1, "bool byte is " + std::to_string(b) + ", expected 0, 1 or 2");
+}
+
+void CompactReader::fail_binary_length(const uint8_t* at, uint64_t len) const {
+  if (len > limits_.max_string_bytes)
+    fail_at(at, "binary length " + std::to_string(len) + " exceeds the limit of " +
+                    std::to_string(limits_.max_string_bytes));
+  fail_at(at, "binary length " + std::to_string(len) + " runs past the end (" + std::to_string(remaining()) +
+                  " bytes left)");
+}
+
+void CompactReader::fail_field_type(uint8_t byte) const {
+  fail_at(pos_ - 1, "unknown field type " + std::to_string(byte & 0x0f));
+}
+
+void CompactReader::fail_field_id() const { fail_at(pos_ - 1, "field id overflows i16"); }
+
+void CompactReader::fail_depth() const { fail_at(pos_, "nesting deeper than " + std::to_string(limits_.max_depth)); }
+
+void CompactReader::fail_element_type(const uint8_t* at, CompactType t) const {
+  fail_at(at, "invalid element type " + std::to_string(static_cast<int>(t)));
+}
+
+void CompactReader::fail_count(const uint8_t* at, uint64_t count) const {
+  if (count > limits_.max_container_elements)
+    fail_at(at, "container of " + std::to_string(count) + " elements exceeds the limit of " +
+                    std::to_string(limits_.max_container_elements));
+  fail_at(at, "container of " + std::to_string(count) + " elements cannot fit in the " +
+                  std::to_string(remaining()) + " bytes left");
+}
+
 uint64_t CompactReader::read_varint_slow() {
   const uint8_t* start = pos_;
   uint64_t result = 0;

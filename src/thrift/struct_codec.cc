@@ -18,4 +18,8 @@ void fail_union(CompactReader& r, const char* struct_name, int members_set) {
   r.fail(std::string(struct_name) + ": union has " + std::to_string(members_set) + " members set, expected one");
 }
 
+void fail_integer_range(CompactReader& r, int64_t v) {
+  r.fail("integer " + std::to_string(v) + " out of range for its field");
+}
+
 }  // namespace parq::thrift

@@ -132,6 +132,7 @@ bool wire_type_matches(CompactType actual) {
                                  CompactType expected, CompactType actual);
 [[noreturn]] void fail_missing_field(CompactReader& r, const char* struct_name, const char* field_name);
 [[noreturn]] void fail_union(CompactReader& r, const char* struct_name, int members_set);
+[[noreturn, gnu::cold, gnu::noinline]] void fail_integer_range(CompactReader& r, int64_t v);
 
 template <class S>
 void read_struct(CompactReader& r, S& out);
@@ -144,8 +145,8 @@ T read_integer(CompactReader& r, CompactType actual) {
   using U = std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::type_identity<T>>;
   using I = typename U::type;
   if (v < static_cast<int64_t>(std::numeric_limits<I>::min()) ||
-      v > static_cast<int64_t>(std::numeric_limits<I>::max()))
-    r.fail("integer " + std::to_string(v) + " out of range");
+      v > static_cast<int64_t>(std::numeric_limits<I>::max())) [[unlikely]]
+    fail_integer_range(r, v);
   return static_cast<T>(static_cast<I>(v));
 }
 

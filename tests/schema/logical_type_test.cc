@@ -282,8 +282,7 @@ TEST(SortOrderTest, LogicalTypesDecide) {
   EXPECT_EQ(sort_order(annotated(Type::INT32, {.DATE = format::DateType{}})), SortOrder::kSigned);
   EXPECT_EQ(sort_order(annotated(Type::INT64, time_of(false, nanos()))), SortOrder::kSigned);
   EXPECT_EQ(sort_order(annotated(Type::INT64, timestamp(true, millis()))), SortOrder::kSigned);
-  EXPECT_EQ(sort_order(annotated(Type::FIXED_LEN_BYTE_ARRAY, {.FLOAT16 = format::Float16Type{}})),
-            SortOrder::kSigned);
+  EXPECT_EQ(sort_order(annotated(Type::FIXED_LEN_BYTE_ARRAY, {.FLOAT16 = format::Float16Type{}})), SortOrder::kSigned);
   EXPECT_EQ(sort_order(annotated(Type::BYTE_ARRAY, {.GEOMETRY = format::GeometryType{}})), SortOrder::kUnknown);
   EXPECT_EQ(sort_order(annotated(Type::BYTE_ARRAY, {.GEOGRAPHY = format::GeographyType{}})), SortOrder::kUnknown);
   EXPECT_EQ(sort_order(annotated(Type::BYTE_ARRAY, {.VARIANT = format::VariantType{}})), SortOrder::kUnknown);

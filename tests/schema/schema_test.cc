@@ -137,9 +137,9 @@ TEST(SchemaTest, NestedStructsGivePathsAndLevels) {
 }
 
 TEST(SchemaTest, ThreeLevelList) {
-  Schema s = Schema::from_elements({root(1), group("tags", kOptional, 1, ConvertedType::LIST),
-                                    group("list", kRepeated, 1),
-                                    leaf("element", kOptional, Type::BYTE_ARRAY, ConvertedType::UTF8)});
+  Schema s =
+      Schema::from_elements({root(1), group("tags", kOptional, 1, ConvertedType::LIST), group("list", kRepeated, 1),
+                             leaf("element", kOptional, Type::BYTE_ARRAY, ConvertedType::UTF8)});
   ASSERT_EQ(s.num_columns(), 1u);
   EXPECT_EQ(s.column(0).dotted_path(), "tags.list.element");
   expect_levels(s, "tags.list.element", {3, 1});
@@ -150,10 +150,9 @@ TEST(SchemaTest, ThreeLevelList) {
 }
 
 TEST(SchemaTest, Map) {
-  Schema s = Schema::from_elements({root(1), group("m", kOptional, 1, ConvertedType::MAP),
-                                    group("key_value", kRepeated, 2),
-                                    leaf("key", kRequired, Type::BYTE_ARRAY, ConvertedType::UTF8),
-                                    leaf("value", kOptional, Type::INT32)});
+  Schema s = Schema::from_elements(
+      {root(1), group("m", kOptional, 1, ConvertedType::MAP), group("key_value", kRepeated, 2),
+       leaf("key", kRequired, Type::BYTE_ARRAY, ConvertedType::UTF8), leaf("value", kOptional, Type::INT32)});
   ASSERT_EQ(s.num_columns(), 2u);
   EXPECT_TRUE(s.node(1).logical_type().MAP.has_value());
   expect_levels(s, "m.key_value.key", {2, 1});
@@ -274,10 +273,16 @@ TEST(SchemaTest, DefaultIsAnEmptyMessage) {
   EXPECT_EQ(s.to_string(), "message schema {\n}\n");
 }
 
-TEST(SchemaTest, ColumnOutOfRangeThrows) {
+TEST(SchemaTest, IndexesOutOfRangeThrowError) {
   Schema s = Schema::from_elements({root(1), leaf("x", kRequired, Type::INT32)});
   EXPECT_NO_THROW(s.column(0));
   EXPECT_THROW(s.column(1), Error);
+  EXPECT_NO_THROW(s.node(1));
+  EXPECT_THROW(s.node(2), Error);
+  EXPECT_NO_THROW(s.element(1));
+  EXPECT_THROW(s.element(2), Error);
+  EXPECT_NO_THROW(s.root().child(0));
+  EXPECT_THROW(s.root().child(1), Error);
 }
 
 TEST(SchemaTest, FixedLenTypeLengthAndIgnoredLengthElsewhere) {
@@ -360,13 +365,28 @@ TEST(SchemaTest, IntervalOnTwelveBytesIsKept) {
   EXPECT_EQ(s.column(0).sort_order, SortOrder::kUnknown);
 }
 
+TEST(SchemaTest, ConvertedTypeContradictingTheLogicalTypeIsNotPassedOn) {
+  SchemaElement e = with_logical(leaf("s", kRequired, Type::BYTE_ARRAY), {.STRING = format::StringType{}});
+  e.converted_type = ConvertedType::INTERVAL;
+  SchemaElement legacy_time = with_logical(leaf("t", kRequired, Type::INT32),
+                                           {.TIME = format::TimeType{false, {.MILLIS = format::MilliSeconds{}}}});
+  legacy_time.converted_type = ConvertedType::TIME_MILLIS;  // what writers must add for local times
+  Schema s = Schema::from_elements({root(2), e, legacy_time});
+  EXPECT_TRUE(s.column(0).type.logical.STRING.has_value());
+  EXPECT_FALSE(s.column(0).type.converted.has_value());
+  EXPECT_EQ(s.column(0).node->converted_type(), ConvertedType::INTERVAL);
+  EXPECT_EQ(s.column(0).sort_order, SortOrder::kUnsigned);
+  EXPECT_EQ(s.column(1).type.converted, ConvertedType::TIME_MILLIS);
+  EXPECT_FALSE(s.column(1).type.logical.TIME->is_adjusted_to_utc);
+}
+
 TEST(SchemaTest, GroupAnnotations) {
   SchemaElement str_group = group("s", kOptional, 1, ConvertedType::UTF8);
-  Schema s = Schema::from_elements({root(3), str_group, leaf("x", kRequired, Type::INT32),
-                                    group("kv", kOptional, 1, ConvertedType::MAP_KEY_VALUE),
-                                    leaf("y", kRequired, Type::INT32),
-                                    with_logical(group("v", kOptional, 2), {.VARIANT = format::VariantType{int8_t{1}}}),
-                                    leaf("metadata", kRequired, Type::BYTE_ARRAY), leaf("value", kRequired, Type::BYTE_ARRAY)});
+  Schema s = Schema::from_elements(
+      {root(3), str_group, leaf("x", kRequired, Type::INT32), group("kv", kOptional, 1, ConvertedType::MAP_KEY_VALUE),
+       leaf("y", kRequired, Type::INT32),
+       with_logical(group("v", kOptional, 2), {.VARIANT = format::VariantType{int8_t{1}}}),
+       leaf("metadata", kRequired, Type::BYTE_ARRAY), leaf("value", kRequired, Type::BYTE_ARRAY)});
   EXPECT_FALSE(has_logical_type(s.node(1).logical_type()));
   EXPECT_EQ(s.node(1).converted_type(), ConvertedType::UTF8);
   EXPECT_FALSE(has_logical_type(s.node(3).logical_type()));
@@ -393,6 +413,63 @@ TEST(SchemaTest, ConvertedTypeOutsideTheEnumIsIgnored) {
   EXPECT_FALSE(s.column(0).type.converted.has_value());
   EXPECT_FALSE(s.node(1).converted_type().has_value());
   EXPECT_EQ(s.column(0).sort_order, SortOrder::kSigned);
+}
+
+TEST(SchemaPrinterTest, RepresentativeSchema) {
+  SchemaElement id = leaf("id", kRequired, Type::INT64);
+  id.field_id = 1;
+  SchemaElement tags = group("tags", kOptional, 1, ConvertedType::LIST);
+  tags.field_id = 2;
+  SchemaElement interval = fixed("span", kOptional, 12);
+  interval.converted_type = ConvertedType::INTERVAL;
+  LogicalType ts{.TIMESTAMP = format::TimestampType{true, {.MICROS = format::MicroSeconds{}}}};
+  std::vector<SchemaElement> elements = {
+      root(12),
+      id,
+      leaf("name", kOptional, Type::BYTE_ARRAY, ConvertedType::UTF8),
+      tags,
+      group("list", kRepeated, 1),
+      leaf("element", kOptional, Type::BYTE_ARRAY, ConvertedType::UTF8),
+      with_logical(fixed("u", kRequired, 16), {.UUID = format::UUIDType{}}),
+      with_decimal(leaf("d", kOptional, Type::INT32), 9, 2),
+      with_logical(leaf("ts", kOptional, Type::INT64), ts),
+      group("m", kRequired, 1, ConvertedType::MAP_KEY_VALUE),
+      group("map", kRepeated, 2),
+      leaf("key", kRequired, Type::INT32, ConvertedType::UINT_8),
+      leaf("value", kOptional, Type::DOUBLE),
+      interval,
+      leaf("legacy", kRequired, Type::INT96),
+      leaf("flag", kRequired, Type::BOOLEAN),
+      leaf("odd", kRequired, Type::FLOAT, ConvertedType::UTF8),  // dropped, so not shown
+      group("nothing", kOptional, 0),
+  };
+  elements[0].name = "spark_schema";
+  const std::string expected =
+      "message spark_schema {\n"
+      "  required int64 id = 1;\n"
+      "  optional binary name (STRING);\n"
+      "  optional group tags (LIST) = 2 {\n"
+      "    repeated group list {\n"
+      "      optional binary element (STRING);\n"
+      "    }\n"
+      "  }\n"
+      "  required fixed_len_byte_array(16) u (UUID);\n"
+      "  optional int32 d (DECIMAL(9,2));\n"
+      "  optional int64 ts (TIMESTAMP(MICROS,true));\n"
+      "  required group m (MAP_KEY_VALUE) {\n"
+      "    repeated group map {\n"
+      "      required int32 key (INTEGER(8,false));\n"
+      "      optional double value;\n"
+      "    }\n"
+      "  }\n"
+      "  optional fixed_len_byte_array(12) span (INTERVAL);\n"
+      "  required int96 legacy;\n"
+      "  required boolean flag;\n"
+      "  required float odd;\n"
+      "  optional group nothing {\n"
+      "  }\n"
+      "}\n";
+  EXPECT_EQ(Schema::from_elements(elements).to_string(), expected);
 }
 
 }  // namespace

@@ -95,4 +95,28 @@ JsonWriter& JsonWriter::raw(std::string_view json) {
   return *this;
 }
 
+JsonWriter& JsonWriter::inline_strings(const std::vector<std::string>& items) {
+  before_value();
+  out_ += '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i != 0) out_ += ", ";
+    text::append_json_string(out_, items[i]);
+  }
+  out_ += ']';
+  return *this;
+}
+
+JsonWriter& JsonWriter::inline_integers(const std::vector<int64_t>& items) {
+  before_value();
+  out_ += '[';
+  char buf[24];
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i != 0) out_ += ", ";
+    auto r = std::to_chars(buf, buf + sizeof buf, items[i]);
+    out_.append(buf, r.ptr);
+  }
+  out_ += ']';
+  return *this;
+}
+
 }  // namespace parq::tool

@@ -26,6 +26,9 @@ class JsonWriter {
   JsonWriter& null();
   // A value already rendered as JSON text.
   JsonWriter& raw(std::string_view json);
+  // Arrays of scalars on one line: ["PLAIN", "RLE"].
+  JsonWriter& inline_strings(const std::vector<std::string>& items);
+  JsonWriter& inline_integers(const std::vector<int64_t>& items);
 
   // Shorthands for "key": value.
   template <class T>

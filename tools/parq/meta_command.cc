@@ -82,10 +82,7 @@ void json_optional(JsonWriter& w, std::string_view name, const std::optional<T>&
 }
 
 void json_int_list(JsonWriter& w, std::string_view name, const std::optional<std::vector<int64_t>>& v) {
-  if (!v) return;
-  w.key(name).begin_array();
-  for (int64_t x : *v) w.integer(x);
-  w.end_array();
+  if (v) w.key(name).inline_integers(*v);
 }
 
 void json_statistics(JsonWriter& w, const ValueType& type, const Statistics& s) {
@@ -105,7 +102,6 @@ void json_statistics(JsonWriter& w, const ValueType& type, const Statistics& s) 
 void json_geospatial(JsonWriter& w, const format::GeospatialStatistics& g) {
   w.begin_object();
   if (g.bbox) {
-    std::string box;
     const auto& b = *g.bbox;
     w.key("bbox").begin_object();
     auto num = [&](std::string_view k, double v) {
@@ -123,19 +119,16 @@ void json_geospatial(JsonWriter& w, const format::GeospatialStatistics& g) {
     if (b.mmax) num("mmax", *b.mmax);
     w.end_object();
   }
-  if (g.geospatial_types) {
-    w.key("geospatial_types").begin_array();
-    for (int32_t t : *g.geospatial_types) w.integer(t);
-    w.end_array();
-  }
+  if (g.geospatial_types)
+    w.key("geospatial_types").inline_integers({g.geospatial_types->begin(), g.geospatial_types->end()});
   w.end_object();
 }
 
 void json_column_metadata(JsonWriter& w, const ValueType& type, const ColumnMetaData& md) {
   w.field("codec", format::to_string(md.codec));
-  w.key("encodings").begin_array();
-  for (auto e : md.encodings) w.string(format::to_string(e));
-  w.end_array();
+  std::vector<std::string> encodings;
+  for (auto e : md.encodings) encodings.push_back(format::to_string(e));
+  w.key("encodings").inline_strings(encodings);
   w.field("num_values", md.num_values);
   w.field("total_compressed_size", md.total_compressed_size);
   w.field("total_uncompressed_size", md.total_uncompressed_size);
@@ -221,9 +214,9 @@ std::string render_json(const FileReader& reader) {
   w.field("footer_length", static_cast<int64_t>(reader.footer().metadata_length));
   if (md.key_value_metadata) json_key_values(w.key("key_value_metadata"), *md.key_value_metadata);
   if (md.column_orders) {
-    w.key("column_orders").begin_array();
-    for (const auto& o : *md.column_orders) w.string(column_order_name(o));
-    w.end_array();
+    std::vector<std::string> orders;
+    for (const auto& o : *md.column_orders) orders.push_back(column_order_name(o));
+    w.key("column_orders").inline_strings(orders);
   }
   if (md.encryption_algorithm) w.field("encryption_algorithm", encryption_name(*md.encryption_algorithm));
   w.key("row_groups").begin_array();
@@ -242,8 +235,9 @@ void text_statistics(std::string& out, const ValueType& type, const Statistics& 
   if (s.nan_count) add("nans", std::to_string(*s.nan_count));
   if (s.min_value) add("min", render_bound(type, *s.min_value) + (s.is_min_value_exact == false ? "(truncated)" : ""));
   if (s.max_value) add("max", render_bound(type, *s.max_value) + (s.is_max_value_exact == false ? "(truncated)" : ""));
-  if (s.min) add("legacy_min", render_bound(type, *s.min));
-  if (s.max) add("legacy_max", render_bound(type, *s.max));
+  // Legacy bounds only when they say something the current ones do not.
+  if (s.min && s.min != s.min_value) add("legacy_min", render_bound(type, *s.min));
+  if (s.max && s.max != s.max_value) add("legacy_max", render_bound(type, *s.max));
 }
 
 void text_column_chunk(std::string& out, const ColumnDescriptor& column, const ColumnChunk& cc) {

@@ -41,8 +41,7 @@ format::LogicalType resolve_logical_type(const format::SchemaElement& element);
 
 // The ConvertedType -> LogicalType rule alone. DECIMAL takes `scale` and
 // `precision` as given (0 when the element lacks them).
-format::LogicalType logical_type_from_converted(format::ConvertedType converted, int32_t scale,
-                                                int32_t precision);
+format::LogicalType logical_type_from_converted(format::ConvertedType converted, int32_t scale, int32_t precision);
 
 std::string logical_type_to_string(const format::LogicalType& logical);
 
@@ -51,8 +50,7 @@ std::string logical_type_to_string(const format::LogicalType& logical);
 // everything. DECIMAL applies to INT32, INT64, BYTE_ARRAY and
 // FIXED_LEN_BYTE_ARRAY; its precision and scale are checked separately.
 // TIME/TIMESTAMP with a unit this version does not know apply to nothing.
-bool logical_type_applies_to_primitive(const format::LogicalType& logical, format::Type physical,
-                                       int32_t type_length);
+bool logical_type_applies_to_primitive(const format::LogicalType& logical, format::Type physical, int32_t type_length);
 
 // Whether `logical` may annotate a group: LIST, MAP, VARIANT, FILE or none.
 bool logical_type_applies_to_group(const format::LogicalType& logical);

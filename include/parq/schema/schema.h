@@ -71,6 +71,12 @@ class SchemaBuilder;
 
 class SchemaNode {
  public:
+  // Nodes live inside their Schema, which other nodes and columns point into.
+  SchemaNode(const SchemaNode&) = delete;
+  SchemaNode& operator=(const SchemaNode&) = delete;
+  SchemaNode(SchemaNode&&) = default;
+  SchemaNode& operator=(SchemaNode&&) = default;
+
   const std::string& name() const { return name_; }
   // REQUIRED for a root without one.
   format::FieldRepetitionType repetition() const { return repetition_; }
@@ -90,7 +96,8 @@ class SchemaNode {
 
   const std::vector<const SchemaNode*>& children() const { return children_; }
   size_t num_children() const { return children_.size(); }
-  const SchemaNode& child(size_t i) const { return *children_.at(i); }
+  // Throws parq::Error when `i` is out of range.
+  const SchemaNode& child(size_t i) const;
   const SchemaNode* parent() const { return parent_; }
 
   // Position of this node's SchemaElement in Schema::elements().
@@ -163,11 +170,12 @@ class Schema {
 
   // Every node, in element order (node(0) is the root).
   size_t num_nodes() const { return nodes_.size(); }
-  const SchemaNode& node(size_t element_index) const { return nodes_.at(element_index); }
+  // Throws parq::Error when out of range, as element() does.
+  const SchemaNode& node(size_t element_index) const;
 
   // The elements as given, so the schema can be written back unchanged.
   const std::vector<format::SchemaElement>& elements() const { return elements_; }
-  const format::SchemaElement& element(size_t i) const { return elements_.at(i); }
+  const format::SchemaElement& element(size_t i) const;
 
   // parquet-java's message notation, two-space indented, one field a line:
   //   message schema {

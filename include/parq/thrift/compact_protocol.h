@@ -87,7 +87,7 @@ class CompactReader {
   const DecodeLimits& limits() const { return limits_; }
 
   // Unsigned LEB128; at most 10 bytes, and a 10th byte may only carry bit 63.
-  uint64_t read_varint() {
+  [[gnu::always_inline]] uint64_t read_varint() {
     if (remaining() >= 10) {
       // Fast path: no bounds check per byte.
       uint64_t b = *pos_++;
@@ -97,16 +97,17 @@ class CompactReader {
         b = *pos_++;
         result |= (b & 0x7f) << shift;
         if (b < 0x80) {
-          if (shift == 63 && b > 1) fail_at(pos_ - 1, "varint overflows 64 bits");
+          if (shift == 63 && b > 1) [[unlikely]]
+            fail_varint(pos_ - 10);
           return result;
         }
       }
-      fail_at(pos_ - 10, "varint longer than 10 bytes");
+      fail_varint(pos_ - 10);
     }
     return read_varint_slow();
   }
 
-  int64_t read_zigzag() {
+  [[gnu::always_inline]] int64_t read_zigzag() {
     uint64_t v = read_varint();
     return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
   }
@@ -133,19 +134,15 @@ class CompactReader {
     uint8_t b = *pos_++;
     if (b == 1) return true;
     if (b == 0 || b == 2) return false;  // 2 is what some writers emit for false
-    fail_at(pos_ - 1, "bool byte is " + std::to_string(b) + ", expected 0, 1 or 2");
+    fail_bool_byte(b);
   }
 
   // The bytes of a binary/string value, valid as long as the input buffer.
-  std::string_view read_binary() {
+  [[gnu::always_inline]] std::string_view read_binary() {
     const uint8_t* at = pos_;
     uint64_t len = read_varint();
-    if (len > limits_.max_string_bytes)
-      fail_at(at, "binary length " + std::to_string(len) + " exceeds the limit of " +
-                      std::to_string(limits_.max_string_bytes));
-    if (len > remaining())
-      fail_at(at, "binary length " + std::to_string(len) + " runs past the end (" +
-                      std::to_string(remaining()) + " bytes left)");
+    if (len > limits_.max_string_bytes || len > remaining()) [[unlikely]]
+      fail_binary_length(at, len);
     std::string_view s(reinterpret_cast<const char*>(pos_), static_cast<size_t>(len));
     pos_ += len;
     return s;
@@ -153,18 +150,19 @@ class CompactReader {
 
   // Reads the next field header; `last_id` carries the previous id of the
   // enclosing struct for the delta encoding.
-  FieldHeader read_field_header(int16_t& last_id) {
+  [[gnu::always_inline]] FieldHeader read_field_header(int16_t& last_id) {
     need(1, "field header");
     uint8_t byte = *pos_++;
     auto type = static_cast<CompactType>(byte & 0x0f);
     if (type == CompactType::kStop) return {type, 0};
-    if (static_cast<uint8_t>(type) > static_cast<uint8_t>(CompactType::kStruct))
-      fail_at(pos_ - 1, "unknown field type " + std::to_string(byte & 0x0f));
+    if (static_cast<uint8_t>(type) > static_cast<uint8_t>(CompactType::kStruct)) [[unlikely]]
+      fail_field_type(byte);
     uint8_t delta = byte >> 4;
     int16_t id;
-    if (delta != 0) {
+    if (delta != 0) [[likely]] {
       int32_t next = last_id + delta;
-      if (next > INT16_MAX) fail_at(pos_ - 1, "field id overflows i16");
+      if (next > INT16_MAX) [[unlikely]]
+        fail_field_id();
       id = static_cast<int16_t>(next);
     } else {
       id = read_i16();  // long form: the id follows as a zigzag i16
@@ -176,7 +174,7 @@ class CompactReader {
   // List or set header. The element count is checked against the bytes that
   // remain (every element takes at least one byte, a double eight) before the
   // caller allocates anything.
-  CollectionHeader read_collection_header() {
+  [[gnu::always_inline]] CollectionHeader read_collection_header() {
     const uint8_t* at = pos_;
     need(1, "list header");
     uint8_t byte = *pos_++;
@@ -207,9 +205,9 @@ class CompactReader {
   void skip(CompactType type);
 
   // Nesting guard for structs and containers.
-  void enter() {
-    if (++depth_ > limits_.max_depth)
-      fail_at(pos_, "nesting deeper than " + std::to_string(limits_.max_depth));
+  [[gnu::always_inline]] void enter() {
+    if (++depth_ > limits_.max_depth) [[unlikely]]
+      fail_depth();
   }
   void leave() { --depth_; }
 
@@ -217,33 +215,40 @@ class CompactReader {
   [[noreturn]] void fail_at(const uint8_t* at, const std::string& what) const;
 
  private:
-  void need(size_t n, const char* what) {
-    if (remaining() < n) fail_truncated(what);
+  [[gnu::always_inline]] void need(size_t n, const char* what) {
+    if (remaining() < n) [[unlikely]]
+      fail_truncated(what);
   }
-  [[noreturn]] void fail_truncated(const char* what) const;
+  // Failure paths stay out of line so that the hot primitives inline.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_truncated(const char* what) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_varint(const uint8_t* at) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_bool_byte(uint8_t b) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_binary_length(const uint8_t* at, uint64_t len) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_field_type(uint8_t byte) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_depth() const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_field_id() const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_element_type(const uint8_t* at, CompactType t) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_count(const uint8_t* at, uint64_t count) const;
   uint64_t read_varint_slow();
 
   template <class T>
   T narrow(int64_t v, const char* what) {
-    if (v < INT64_C(-1) * (int64_t{1} << (8 * sizeof(T) - 1)) ||
-        v >= (int64_t{1} << (8 * sizeof(T) - 1)))
+    if (v < INT64_C(-1) * (int64_t{1} << (8 * sizeof(T) - 1)) || v >= (int64_t{1} << (8 * sizeof(T) - 1)))
+        [[unlikely]]
       fail_out_of_range(v, what);
     return static_cast<T>(v);
   }
-  [[noreturn]] void fail_out_of_range(int64_t v, const char* what) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_out_of_range(int64_t v, const char* what) const;
 
   static size_t min_encoded_size(CompactType t) { return t == CompactType::kDouble ? 8 : 1; }
   void check_element_type(const uint8_t* at, CompactType t) const {
     if (t == CompactType::kStop || static_cast<uint8_t>(t) > static_cast<uint8_t>(CompactType::kStruct))
-      fail_at(at, "invalid element type " + std::to_string(static_cast<int>(t)));
+        [[unlikely]]
+      fail_element_type(at, t);
   }
   void check_count(const uint8_t* at, uint64_t count, size_t min_each) const {
-    if (count > limits_.max_container_elements)
-      fail_at(at, "container of " + std::to_string(count) + " elements exceeds the limit of " +
-                      std::to_string(limits_.max_container_elements));
-    if (count > remaining() / min_each)
-      fail_at(at, "container of " + std::to_string(count) + " elements cannot fit in the " +
-                      std::to_string(remaining()) + " bytes left");
+    if (count > limits_.max_container_elements || count > remaining() / min_each) [[unlikely]]
+      fail_count(at, count);
   }
 
   const uint8_t* begin_;
