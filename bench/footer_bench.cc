@@ -79,9 +79,8 @@ FileMetaData wide_file(int columns, int row_groups) {
 }
 
 void set_per_chunk_counter(benchmark::State& state, size_t chunks, size_t bytes) {
-  state.counters["per_chunk"] =
-      benchmark::Counter(static_cast<double>(chunks), benchmark::Counter::kIsIterationInvariantRate |
-                                                          benchmark::Counter::kInvert);
+  state.counters["per_chunk"] = benchmark::Counter(
+      static_cast<double>(chunks), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
 }
 
@@ -105,8 +104,8 @@ void BM_OpenWideFile(benchmark::State& state) {
   std::string bytes = "PAR1";
   parq::file::append_footer(wide_file(columns, 1), bytes);
   for (auto _ : state) {
-    auto reader = parq::FileReader::open(
-        parq::io::memory_input({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}));
+    auto reader =
+        parq::FileReader::open(parq::io::memory_input({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}));
     benchmark::DoNotOptimize(reader);
   }
   set_per_chunk_counter(state, static_cast<size_t>(columns), bytes.size());

@@ -26,10 +26,28 @@ const char* to_string(Type v) {
 }
 
 const char* to_string(ConvertedType v) {
-  static const char* const names[] = {
-      "UTF8",        "MAP",         "MAP_KEY_VALUE",    "LIST",    "ENUM",   "DECIMAL", "DATE",   "TIME_MILLIS",
-      "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "UINT_8", "UINT_16", "UINT_32", "UINT_64", "INT_8",
-      "INT_16",      "INT_32",      "INT_64",           "JSON",    "BSON",   "INTERVAL"};
+  static const char* const names[] = {"UTF8",
+                                      "MAP",
+                                      "MAP_KEY_VALUE",
+                                      "LIST",
+                                      "ENUM",
+                                      "DECIMAL",
+                                      "DATE",
+                                      "TIME_MILLIS",
+                                      "TIME_MICROS",
+                                      "TIMESTAMP_MILLIS",
+                                      "TIMESTAMP_MICROS",
+                                      "UINT_8",
+                                      "UINT_16",
+                                      "UINT_32",
+                                      "UINT_64",
+                                      "INT_8",
+                                      "INT_16",
+                                      "INT_32",
+                                      "INT_64",
+                                      "JSON",
+                                      "BSON",
+                                      "INTERVAL"};
   return lookup(names, static_cast<int32_t>(v));
 }
 

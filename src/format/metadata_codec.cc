@@ -9,12 +9,12 @@ namespace parq::thrift {
 
 using namespace parq::format;
 
-#define PARQ_STRUCT(Type, IsUnion, ...)            \
-  template <>                                      \
-  struct StructInfo<Type> {                        \
-    static constexpr const char* name = #Type;     \
-    static constexpr bool is_union = IsUnion;      \
-    using fields = FieldList<__VA_ARGS__>;         \
+#define PARQ_STRUCT(Type, IsUnion, ...)        \
+  template <>                                  \
+  struct StructInfo<Type> {                    \
+    static constexpr const char* name = #Type; \
+    static constexpr bool is_union = IsUnion;  \
+    using fields = FieldList<__VA_ARGS__>;     \
   }
 #define PARQ_EMPTY(Type) PARQ_STRUCT(Type, false)
 
@@ -29,8 +29,7 @@ PARQ_STRUCT(BoundingBox, false, Field<"xmin", 1, &BoundingBox::xmin>, Field<"xma
 PARQ_STRUCT(GeospatialStatistics, false, Field<"bbox", 1, &GeospatialStatistics::bbox>,
             Field<"geospatial_types", 2, &GeospatialStatistics::geospatial_types>);
 PARQ_STRUCT(Statistics, false, Field<"max", 1, &Statistics::max>, Field<"min", 2, &Statistics::min>,
-            Field<"null_count", 3, &Statistics::null_count>,
-            Field<"distinct_count", 4, &Statistics::distinct_count>,
+            Field<"null_count", 3, &Statistics::null_count>, Field<"distinct_count", 4, &Statistics::distinct_count>,
             Field<"max_value", 5, &Statistics::max_value>, Field<"min_value", 6, &Statistics::min_value>,
             Field<"is_max_value_exact", 7, &Statistics::is_max_value_exact>,
             Field<"is_min_value_exact", 8, &Statistics::is_min_value_exact>,
@@ -57,8 +56,7 @@ PARQ_EMPTY(EncryptionWithFooterKey);
 PARQ_EMPTY(TypeDefinedOrder);
 PARQ_EMPTY(IEEE754TotalOrder);
 PARQ_EMPTY(Int96TimestampOrder);
-PARQ_STRUCT(DecimalType, false, Field<"scale", 1, &DecimalType::scale>,
-            Field<"precision", 2, &DecimalType::precision>);
+PARQ_STRUCT(DecimalType, false, Field<"scale", 1, &DecimalType::scale>, Field<"precision", 2, &DecimalType::precision>);
 PARQ_STRUCT(TimeUnit, true, Field<"MILLIS", 1, &TimeUnit::MILLIS>, Field<"MICROS", 2, &TimeUnit::MICROS>,
             Field<"NANOS", 3, &TimeUnit::NANOS>);
 PARQ_STRUCT(TimestampType, false, Field<"isAdjustedToUTC", 1, &TimestampType::is_adjusted_to_utc>,
@@ -116,8 +114,7 @@ PARQ_STRUCT(PageHeader, false, Field<"type", 1, &PageHeader::type>,
             Field<"data_page_header_v2", 8, &PageHeader::data_page_header_v2>);
 PARQ_STRUCT(KeyValue, false, Field<"key", 1, &KeyValue::key>, Field<"value", 2, &KeyValue::value>);
 PARQ_STRUCT(SortingColumn, false, Field<"column_idx", 1, &SortingColumn::column_idx>,
-            Field<"descending", 2, &SortingColumn::descending>,
-            Field<"nulls_first", 3, &SortingColumn::nulls_first>);
+            Field<"descending", 2, &SortingColumn::descending>, Field<"nulls_first", 3, &SortingColumn::nulls_first>);
 PARQ_STRUCT(PageEncodingStats, false, Field<"page_type", 1, &PageEncodingStats::page_type>,
             Field<"encoding", 2, &PageEncodingStats::encoding>, Field<"count", 3, &PageEncodingStats::count>);
 PARQ_STRUCT(ColumnMetaData, false, Field<"type", 1, &ColumnMetaData::type>,
@@ -142,8 +139,7 @@ PARQ_STRUCT(ColumnCryptoMetaData, true,
             Field<"ENCRYPTION_WITH_FOOTER_KEY", 1, &ColumnCryptoMetaData::ENCRYPTION_WITH_FOOTER_KEY>,
             Field<"ENCRYPTION_WITH_COLUMN_KEY", 2, &ColumnCryptoMetaData::ENCRYPTION_WITH_COLUMN_KEY>);
 PARQ_STRUCT(ColumnChunk, false, Field<"file_path", 1, &ColumnChunk::file_path>,
-            Field<"file_offset", 2, &ColumnChunk::file_offset, false>,
-            Field<"meta_data", 3, &ColumnChunk::meta_data>,
+            Field<"file_offset", 2, &ColumnChunk::file_offset, false>, Field<"meta_data", 3, &ColumnChunk::meta_data>,
             Field<"offset_index_offset", 4, &ColumnChunk::offset_index_offset>,
             Field<"offset_index_length", 5, &ColumnChunk::offset_index_length>,
             Field<"column_index_offset", 6, &ColumnChunk::column_index_offset>,
@@ -152,8 +148,7 @@ PARQ_STRUCT(ColumnChunk, false, Field<"file_path", 1, &ColumnChunk::file_path>,
             Field<"encrypted_column_metadata", 9, &ColumnChunk::encrypted_column_metadata>);
 PARQ_STRUCT(RowGroup, false, Field<"columns", 1, &RowGroup::columns>,
             Field<"total_byte_size", 2, &RowGroup::total_byte_size>, Field<"num_rows", 3, &RowGroup::num_rows>,
-            Field<"sorting_columns", 4, &RowGroup::sorting_columns>,
-            Field<"file_offset", 5, &RowGroup::file_offset>,
+            Field<"sorting_columns", 4, &RowGroup::sorting_columns>, Field<"file_offset", 5, &RowGroup::file_offset>,
             Field<"total_compressed_size", 6, &RowGroup::total_compressed_size>,
             Field<"ordinal", 7, &RowGroup::ordinal>);
 PARQ_STRUCT(ColumnOrder, true, Field<"TYPE_ORDER", 1, &ColumnOrder::TYPE_ORDER>,
@@ -179,16 +174,13 @@ PARQ_STRUCT(AesGcmCtrV1, false, Field<"aad_prefix", 1, &AesGcmCtrV1::aad_prefix>
             Field<"supply_aad_prefix", 3, &AesGcmCtrV1::supply_aad_prefix>);
 PARQ_STRUCT(EncryptionAlgorithm, true, Field<"AES_GCM_V1", 1, &EncryptionAlgorithm::AES_GCM_V1>,
             Field<"AES_GCM_CTR_V1", 2, &EncryptionAlgorithm::AES_GCM_CTR_V1>);
-PARQ_STRUCT(FileMetaData, false, Field<"version", 1, &FileMetaData::version>,
-            Field<"schema", 2, &FileMetaData::schema>, Field<"num_rows", 3, &FileMetaData::num_rows>,
-            Field<"row_groups", 4, &FileMetaData::row_groups>,
+PARQ_STRUCT(FileMetaData, false, Field<"version", 1, &FileMetaData::version>, Field<"schema", 2, &FileMetaData::schema>,
+            Field<"num_rows", 3, &FileMetaData::num_rows>, Field<"row_groups", 4, &FileMetaData::row_groups>,
             Field<"key_value_metadata", 5, &FileMetaData::key_value_metadata>,
-            Field<"created_by", 6, &FileMetaData::created_by>,
-            Field<"column_orders", 7, &FileMetaData::column_orders>,
+            Field<"created_by", 6, &FileMetaData::created_by>, Field<"column_orders", 7, &FileMetaData::column_orders>,
             Field<"encryption_algorithm", 8, &FileMetaData::encryption_algorithm>,
             Field<"footer_signing_key_metadata", 9, &FileMetaData::footer_signing_key_metadata>);
-PARQ_STRUCT(FileCryptoMetaData, false,
-            Field<"encryption_algorithm", 1, &FileCryptoMetaData::encryption_algorithm>,
+PARQ_STRUCT(FileCryptoMetaData, false, Field<"encryption_algorithm", 1, &FileCryptoMetaData::encryption_algorithm>,
             Field<"key_metadata", 2, &FileCryptoMetaData::key_metadata>);
 
 #undef PARQ_EMPTY
@@ -212,7 +204,7 @@ void encode_thrift(const T& value, std::string& out) {
   thrift::write_struct(writer, value);
 }
 
-#define PARQ_INSTANTIATE(T)                                                                       \
+#define PARQ_INSTANTIATE(T)                                                                            \
   template size_t decode_thrift<T>(const uint8_t*, size_t, T&, uint64_t, const thrift::DecodeLimits&); \
   template void encode_thrift<T>(const T&, std::string&);
 

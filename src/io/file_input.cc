@@ -47,7 +47,8 @@ class PreadInput : public RandomAccessInput {
         if (errno == EINTR) continue;
         throw Error(system_error(path_, "read failed"));
       }
-      if (got == 0) throw Error(path_ + ": file shrank while reading (unexpected end at " + std::to_string(offset) + ")");
+      if (got == 0)
+        throw Error(path_ + ": file shrank while reading (unexpected end at " + std::to_string(offset) + ")");
       out += got;
       offset += static_cast<uint64_t>(got);
       n -= static_cast<size_t>(got);
@@ -62,7 +63,8 @@ class PreadInput : public RandomAccessInput {
 
 class MappedInput : public RandomAccessInput {
  public:
-  MappedInput(const uint8_t* data, uint64_t size, std::string path) : data_(data), size_(size), path_(std::move(path)) {}
+  MappedInput(const uint8_t* data, uint64_t size, std::string path)
+      : data_(data), size_(size), path_(std::move(path)) {}
   ~MappedInput() override { ::munmap(const_cast<uint8_t*>(data_), size_); }
   uint64_t size() const override { return size_; }
   const std::string& name() const override { return path_; }

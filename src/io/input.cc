@@ -62,8 +62,7 @@ class SpanInput : public RandomAccessInput {
 
 class OwnedInput : public SpanInput {
  public:
-  OwnedInput(std::vector<uint8_t> bytes, std::string name)
-      : SpanInput({}, std::move(name)), owned_(std::move(bytes)) {
+  OwnedInput(std::vector<uint8_t> bytes, std::string name) : SpanInput({}, std::move(name)), owned_(std::move(bytes)) {
     reset(owned_);
   }
 

@@ -1,22 +1,21 @@
 // DECIMAL values as exact quoted decimal strings (FORMAT.md), from int64 or
 // from big-endian two's complement bytes of any length; see
 // parq/text/value_text.h.
-#include "parq/text/value_text.h"
-
 #include <charconv>
 #include <cstring>
 #include <memory>
 #include <string>
 
 #include "parq/error.h"
+#include "parq/text/value_text.h"
 
 namespace parq::text {
 namespace {
 
 void check_scale(int32_t scale) {
   if (scale > kMaxDecimalScale || scale < -kMaxDecimalScale) {
-    throw Error("DECIMAL scale " + std::to_string(scale) + " is outside -" +
-                std::to_string(kMaxDecimalScale) + ".." + std::to_string(kMaxDecimalScale));
+    throw Error("DECIMAL scale " + std::to_string(scale) + " is outside -" + std::to_string(kMaxDecimalScale) + ".." +
+                std::to_string(kMaxDecimalScale));
   }
 }
 
@@ -48,8 +47,7 @@ template <typename T, size_t kLocal>
 class Scratch {
  public:
   explicit Scratch(size_t n)
-      : heap_(n > kLocal ? std::make_unique<T[]>(n) : nullptr),
-        data_(heap_ ? heap_.get() : local_) {}
+      : heap_(n > kLocal ? std::make_unique<T[]>(n) : nullptr), data_(heap_ ? heap_.get() : local_) {}
   T* data() { return data_; }
 
  private:
@@ -69,7 +67,7 @@ void strip_sign_bytes(const uint8_t*& p, size_t& n) {
 }
 
 int64_t load_be_signed(const uint8_t* p, size_t n) {  // n in 1..8
-  uint64_t v = (p[0] & 0x80) ? ~uint64_t{0} : 0;  // sign-extend
+  uint64_t v = (p[0] & 0x80) ? ~uint64_t{0} : 0;      // sign-extend
   for (size_t i = 0; i < n; ++i) v = (v << 8) | p[i];
   return static_cast<int64_t>(v);
 }
@@ -152,8 +150,7 @@ void append_decimal(std::string& out, int64_t unscaled, int32_t scale) {
   append_scaled(out, negative, std::string_view(buf, static_cast<size_t>(end - buf)), scale);
 }
 
-void append_decimal_be(std::string& out, const uint8_t* big_endian_twos_complement, size_t n,
-                       int32_t scale) {
+void append_decimal_be(std::string& out, const uint8_t* big_endian_twos_complement, size_t n, int32_t scale) {
   if (n == 0) throw Error("DECIMAL value has no bytes");
   const uint8_t* p = big_endian_twos_complement;
   strip_sign_bytes(p, n);
@@ -172,8 +169,7 @@ void append_decimal_be(std::string& out, const uint8_t* big_endian_twos_compleme
   Scratch<char, 9 * (16 * 32 / 29 + 2)> digits(capacity);
   char* const end = digits.data() + capacity;
   const char* start = write_digits_backwards(words.data(), count, end);
-  append_scaled(out, (p[0] & 0x80) != 0, std::string_view(start, static_cast<size_t>(end - start)),
-                scale);
+  append_scaled(out, (p[0] & 0x80) != 0, std::string_view(start, static_cast<size_t>(end - start)), scale);
 }
 
 }  // namespace parq::text

@@ -34,17 +34,14 @@ constexpr uint64_t kHighBits = 0x8080808080808080ULL;
 constexpr uint64_t has_byte_below(uint64_t x, uint8_t n) {  // exact for n <= 128
   return (x - kOnes * n) & ~x & kHighBits;
 }
-constexpr uint64_t has_byte_equal(uint64_t x, uint8_t c) {
-  return has_byte_below(x ^ (kOnes * c), 1);
-}
+constexpr uint64_t has_byte_equal(uint64_t x, uint8_t c) { return has_byte_below(x ^ (kOnes * c), 1); }
 
 // True when none of 8 bytes needs attention: all ASCII, none a control
 // character, a quote or a backslash. Lets plain text move 8 bytes a step.
 bool plain_ascii8(const unsigned char* p) {
   uint64_t x;
   std::memcpy(&x, p, 8);
-  return ((x & kHighBits) | has_byte_below(x, 0x20) | has_byte_equal(x, '"') |
-          has_byte_equal(x, '\\')) == 0;
+  return ((x & kHighBits) | has_byte_below(x, 0x20) | has_byte_equal(x, '"') | has_byte_equal(x, '\\')) == 0;
 }
 
 struct Utf8Sequence {
@@ -58,7 +55,7 @@ struct Utf8Sequence {
 Utf8Sequence scan_utf8(const unsigned char* p, const unsigned char* end) {
   const unsigned char lead = p[0];
   size_t continuation_bytes;
-  unsigned char second_low = 0x80;  // narrower second-byte ranges exclude overlongs,
+  unsigned char second_low = 0x80;   // narrower second-byte ranges exclude overlongs,
   unsigned char second_high = 0xBF;  // surrogates and code points above U+10FFFF
   if (lead < 0xC2) {
     return {1, false};
@@ -131,8 +128,7 @@ void append_json_string(std::string& out, std::string_view bytes) {
 }
 
 void append_base64(std::string& out, std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const auto* in = reinterpret_cast<const unsigned char*>(bytes.data());
   const size_t n = bytes.size();
   const size_t start = out.size();

@@ -1,14 +1,13 @@
 // One PLAIN-encoded value rendered by its column's type (FORMAT.md's table):
 // resolving a ValueType to a ValueFormat once, then one switch per value; see
 // parq/text/value_text.h.
-#include "parq/text/value_text.h"
-
 #include <bit>
 #include <cstring>
 #include <string>
 
 #include "parq/error.h"
 #include "parq/text/json_text.h"
+#include "parq/text/value_text.h"
 
 namespace parq::text {
 namespace {
@@ -24,9 +23,7 @@ T load_le(const char* p) {
   return static_cast<T>(v);
 }
 
-const uint8_t* bytes_of(std::string_view plain) {
-  return reinterpret_cast<const uint8_t*>(plain.data());
-}
+const uint8_t* bytes_of(std::string_view plain) { return reinterpret_cast<const uint8_t*>(plain.data()); }
 
 int32_t plain_width(Type physical, int32_t type_length) {
   switch (physical) {
@@ -157,8 +154,8 @@ int64_t expected_width(const ValueFormat& f) {
 }
 
 [[noreturn]] void throw_bad_width(const ValueFormat& f, int64_t expected, size_t actual) {
-  throw Error(std::string("PLAIN ") + format::to_string(f.physical) + " value must be " +
-              std::to_string(expected) + " bytes, got " + std::to_string(actual));
+  throw Error(std::string("PLAIN ") + format::to_string(f.physical) + " value must be " + std::to_string(expected) +
+              " bytes, got " + std::to_string(actual));
 }
 
 }  // namespace

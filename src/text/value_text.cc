@@ -31,16 +31,14 @@ CivilDate civil_from_days(int64_t days_since_epoch) {
   const int64_t day_of_era = z - era * kDaysPerEra;  // [0, 146096]
   // Years of the era: remove the leap days (one per 4 years, none per 100,
   // one again per 400) so that every year counts 365 days.
-  const int64_t year_of_era =
-      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  const int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
   const int64_t day_of_year =  // [0, 365], counted from March 1st
       day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
   // Months from March have the repeating lengths 31 30 31 30 31, which
   // (153 * m + 2) / 5 reproduces.
   const int64_t month_from_march = (5 * day_of_year + 2) / 153;  // [0, 11]
   const auto day = static_cast<unsigned>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
-  const auto month = static_cast<unsigned>(month_from_march < 10 ? month_from_march + 3
-                                                                 : month_from_march - 9);
+  const auto month = static_cast<unsigned>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
   const int64_t year = year_of_era + era * 400 + (month <= 2 ? 1 : 0);
   return {year, month, day};
 }
@@ -118,8 +116,7 @@ char* write_clock(char* p, uint64_t ticks, UnitInfo info) {
 }
 
 // The quoted "date T clock [Z]" of a day count and the ticks since its midnight.
-void append_date_time(std::string& out, int64_t days, uint64_t ticks_of_day, UnitInfo info,
-                      bool adjusted_to_utc) {
+void append_date_time(std::string& out, int64_t days, uint64_t ticks_of_day, UnitInfo info, bool adjusted_to_utc) {
   char buf[64];
   char* p = buf;
   *p++ = '"';
@@ -207,8 +204,8 @@ void append_int96_timestamp(std::string& out, const uint8_t* twelve_bytes) {
     nanos_of_day += kNanosPerDay;
     --days;
   }
-  append_date_time(out, static_cast<int64_t>(days), static_cast<uint64_t>(nanos_of_day),
-                   unit_info(TimeUnit::kNanos), false);
+  append_date_time(out, static_cast<int64_t>(days), static_cast<uint64_t>(nanos_of_day), unit_info(TimeUnit::kNanos),
+                   false);
 }
 
 void append_uuid(std::string& out, const uint8_t* sixteen_bytes) {

@@ -6,19 +6,31 @@ namespace parq::thrift {
 
 const char* compact_type_name(CompactType type) {
   switch (type) {
-    case CompactType::kStop: return "stop";
+    case CompactType::kStop:
+      return "stop";
     case CompactType::kBoolTrue:
-    case CompactType::kBoolFalse: return "bool";
-    case CompactType::kI8: return "i8";
-    case CompactType::kI16: return "i16";
-    case CompactType::kI32: return "i32";
-    case CompactType::kI64: return "i64";
-    case CompactType::kDouble: return "double";
-    case CompactType::kBinary: return "binary";
-    case CompactType::kList: return "list";
-    case CompactType::kSet: return "set";
-    case CompactType::kMap: return "map";
-    case CompactType::kStruct: return "struct";
+    case CompactType::kBoolFalse:
+      return "bool";
+    case CompactType::kI8:
+      return "i8";
+    case CompactType::kI16:
+      return "i16";
+    case CompactType::kI32:
+      return "i32";
+    case CompactType::kI64:
+      return "i64";
+    case CompactType::kDouble:
+      return "double";
+    case CompactType::kBinary:
+      return "binary";
+    case CompactType::kList:
+      return "list";
+    case CompactType::kSet:
+      return "set";
+    case CompactType::kMap:
+      return "map";
+    case CompactType::kStruct:
+      return "struct";
   }
   return "invalid";
 }
@@ -29,8 +41,8 @@ void CompactReader::fail_at(const uint8_t* at, const std::string& what) const {
 }
 
 void CompactReader::fail_truncated(const char* what) const {
-  fail_at(pos_, std::string("truncated input: ") + what + " needs more than the " +
-                    std::to_string(remaining()) + " bytes left");
+  fail_at(pos_, std::string("truncated input: ") + what + " needs more than the " + std::to_string(remaining()) +
+                    " bytes left");
 }
 
 void CompactReader::fail_out_of_range(int64_t v, const char* what) const {
@@ -73,8 +85,8 @@ void CompactReader::fail_count(const uint8_t* at, uint64_t count) const {
   if (count > limits_.max_container_elements)
     fail_at(at, "container of " + std::to_string(count) + " elements exceeds the limit of " +
                     std::to_string(limits_.max_container_elements));
-  fail_at(at, "container of " + std::to_string(count) + " elements cannot fit in the " +
-                  std::to_string(remaining()) + " bytes left");
+  fail_at(at, "container of " + std::to_string(count) + " elements cannot fit in the " + std::to_string(remaining()) +
+                  " bytes left");
 }
 
 uint64_t CompactReader::read_varint_slow() {
@@ -100,12 +112,22 @@ void CompactReader::skip(CompactType type) {
       // element it is a byte. Field skipping never reaches here for bools
       // because the caller knows the context; see skip_element().
       return;
-    case CompactType::kI8: need(1, "i8"); ++pos_; return;
+    case CompactType::kI8:
+      need(1, "i8");
+      ++pos_;
+      return;
     case CompactType::kI16:
     case CompactType::kI32:
-    case CompactType::kI64: read_varint(); return;
-    case CompactType::kDouble: need(8, "double"); pos_ += 8; return;
-    case CompactType::kBinary: read_binary(); return;
+    case CompactType::kI64:
+      read_varint();
+      return;
+    case CompactType::kDouble:
+      need(8, "double");
+      pos_ += 8;
+      return;
+    case CompactType::kBinary:
+      read_binary();
+      return;
     case CompactType::kList:
     case CompactType::kSet: {
       enter();
@@ -144,7 +166,8 @@ void CompactReader::skip(CompactType type) {
       leave();
       return;
     }
-    case CompactType::kStop: break;
+    case CompactType::kStop:
+      break;
   }
   fail("cannot skip a value of type " + std::to_string(static_cast<int>(type)));
 }

@@ -166,8 +166,7 @@ void read_value(CompactReader& r, CompactType actual, T& out, bool in_field) {
     using E = typename T::value_type;
     r.enter();
     CollectionHeader h = r.read_collection_header();
-    if (!wire_type_matches<E>(h.element_type))
-      fail_wire_type(r, "list", "element", wire_type_of<E>(), h.element_type);
+    if (!wire_type_matches<E>(h.element_type)) fail_wire_type(r, "list", "element", wire_type_of<E>(), h.element_type);
     out.clear();
     if constexpr (std::is_same_v<E, bool>) {
       out.reserve(h.size);
@@ -229,10 +228,8 @@ bool read_field(CompactReader& r, S& out, CompactType actual) {
 
 template <class S, class... Fs, size_t... I>
 bool dispatch_field([[maybe_unused]] CompactReader& r, [[maybe_unused]] S& out, [[maybe_unused]] FieldHeader h,
-                    [[maybe_unused]] uint64_t& seen, FieldList<Fs...>,
-                    std::index_sequence<I...>) {
-  return ((h.id == Fs::id ? (read_field<S, Fs>(r, out, h.type) ? seen |= uint64_t{1} << I : 0, true) : false) ||
-          ...);
+                    [[maybe_unused]] uint64_t& seen, FieldList<Fs...>, std::index_sequence<I...>) {
+  return ((h.id == Fs::id ? (read_field<S, Fs>(r, out, h.type) ? seen |= uint64_t{1} << I : 0, true) : false) || ...);
 }
 
 template <class F>

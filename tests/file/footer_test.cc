@@ -112,7 +112,8 @@ TEST(Footer, FooterLimit) {
 TEST(Footer, CorruptThriftNamesTheFileAndOffset) {
   std::string bytes = file_bytes(small_metadata());
   bytes[4] = static_cast<char>(0x0d);  // first field header: invalid type nibble
-  EXPECT_THAT(footer_error(bytes), HasSubstr("test.parquet: corrupt footer: thrift: unknown field type 13 at byte offset 4"));
+  EXPECT_THAT(footer_error(bytes),
+              HasSubstr("test.parquet: corrupt footer: thrift: unknown field type 13 at byte offset 4"));
 }
 
 TEST(Footer, ZeroLengthFooterIsCorrupt) {

@@ -8,46 +8,19 @@
 #include <vector>
 
 #include "parq/error.h"
+#include "schema/schema_elements.h"
 
 namespace parq {
 namespace {
 
-using format::ConvertedType;
-using format::FieldRepetitionType;
-using format::LogicalType;
-using format::SchemaElement;
-using format::Type;
+using namespace format;  // the tests speak in the spec's names
+using testing::kOptional;
+using testing::kRepeated;
+using testing::kRequired;
 
-constexpr auto kRequired = FieldRepetitionType::REQUIRED;
-constexpr auto kOptional = FieldRepetitionType::OPTIONAL;
-constexpr auto kRepeated = FieldRepetitionType::REPEATED;
-
-SchemaElement root(int32_t children) {
-  SchemaElement e;
-  e.name = "schema";
-  e.num_children = children;
-  return e;
-}
-
-SchemaElement group(std::string name, FieldRepetitionType rep, int32_t children,
-                    std::optional<ConvertedType> converted = std::nullopt) {
-  SchemaElement e;
-  e.name = std::move(name);
-  e.repetition_type = rep;
-  e.num_children = children;
-  e.converted_type = converted;
-  return e;
-}
-
-SchemaElement leaf(std::string name, FieldRepetitionType rep, Type type,
-                   std::optional<ConvertedType> converted = std::nullopt) {
-  SchemaElement e;
-  e.name = std::move(name);
-  e.repetition_type = rep;
-  e.type = type;
-  e.converted_type = converted;
-  return e;
-}
+using testing::group;
+using testing::leaf;
+using testing::root;
 
 SchemaElement fixed(std::string name, FieldRepetitionType rep, int32_t length) {
   SchemaElement e = leaf(std::move(name), rep, Type::FIXED_LEN_BYTE_ARRAY);

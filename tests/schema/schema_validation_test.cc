@@ -10,42 +10,20 @@
 #include "parq/file/footer.h"
 #include "parq/io/input.h"
 #include "parq/schema/schema.h"
+#include "schema/schema_elements.h"
 #include "test_paths.h"
 
 namespace parq {
 namespace {
 
-using format::ConvertedType;
-using format::FieldRepetitionType;
-using format::LogicalType;
-using format::SchemaElement;
-using format::Type;
+using namespace format;  // the tests speak in the spec's names
+using testing::kOptional;
+using testing::kRequired;
 
-constexpr auto kRequired = FieldRepetitionType::REQUIRED;
-constexpr auto kOptional = FieldRepetitionType::OPTIONAL;
+using testing::root;
 
-SchemaElement root(int32_t children) {
-  SchemaElement e;
-  e.name = "schema";
-  e.num_children = children;
-  return e;
-}
-
-SchemaElement group(std::string name, int32_t children) {
-  SchemaElement e;
-  e.name = std::move(name);
-  e.repetition_type = kOptional;
-  e.num_children = children;
-  return e;
-}
-
-SchemaElement leaf(std::string name, Type type) {
-  SchemaElement e;
-  e.name = std::move(name);
-  e.repetition_type = kRequired;
-  e.type = type;
-  return e;
-}
+SchemaElement group(std::string name, int32_t children) { return testing::group(std::move(name), kOptional, children); }
+SchemaElement leaf(std::string name, Type type) { return testing::leaf(std::move(name), kRequired, type); }
 
 SchemaElement decimal(Type type, int32_t length, int32_t precision, int32_t scale) {
   SchemaElement e = leaf("dec", type);

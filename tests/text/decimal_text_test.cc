@@ -181,8 +181,7 @@ TEST(DecimalText, BigEndianShortValues) {
 
 TEST(DecimalText, BigEndianJustBeyondInt64) {
   EXPECT_EQ(decimal_be({0x00, 0x80, 0, 0, 0, 0, 0, 0, 0}, 0), "\"9223372036854775808\"");
-  EXPECT_EQ(decimal_be({0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, 0),
-            "\"-9223372036854775809\"");
+  EXPECT_EQ(decimal_be({0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, 0), "\"-9223372036854775809\"");
   EXPECT_EQ(decimal_be({0x01, 0, 0, 0, 0, 0, 0, 0, 0}, 0), "\"18446744073709551616\"");
   EXPECT_EQ(decimal_be({0xFF, 0, 0, 0, 0, 0, 0, 0, 0}, 2), "\"-184467440737095516.16\"");
 }
@@ -200,15 +199,23 @@ TEST(DecimalText, SixteenByteValuesMatchInt128) {
   const __int128 kMin = -kMax - 1;
   __int128 ten38 = 1;
   for (int i = 0; i < 38; ++i) ten38 *= 10;
-  std::vector<__int128> values = {0,        1,         -1,         kMax,         kMin,
-                                  kMax - 1, kMin + 1,  ten38 - 1,  -(ten38 - 1), ten38,
-                                  static_cast<__int128>(1) << 64, -(static_cast<__int128>(1) << 64),
+  std::vector<__int128> values = {0,
+                                  1,
+                                  -1,
+                                  kMax,
+                                  kMin,
+                                  kMax - 1,
+                                  kMin + 1,
+                                  ten38 - 1,
+                                  -(ten38 - 1),
+                                  ten38,
+                                  static_cast<__int128>(1) << 64,
+                                  -(static_cast<__int128>(1) << 64),
                                   (static_cast<__int128>(1) << 64) - 1};
   std::mt19937_64 rng(38);
   for (int i = 0; i < 2000; ++i) {
     const int shift = static_cast<int>(rng() % 64);
-    values.push_back(static_cast<__int128>((static_cast<unsigned __int128>(rng()) << 64) | rng()) >>
-                     shift);
+    values.push_back(static_cast<__int128>((static_cast<unsigned __int128>(rng()) << 64) | rng()) >> shift);
   }
   for (const __int128 v : values) {
     for (const int32_t scale : {0, 2, 18, 38, 40}) {
@@ -233,10 +240,8 @@ TEST(DecimalText, ThirtyTwoByteValuesMatchReference) {
     for (auto& b : v) b = static_cast<uint8_t>(rng());
     values.push_back(v);
   }
-  EXPECT_EQ(decimal_be(max, 0),
-            "\"57896044618658097711785492504343953926634992332820282019728792003956564819967\"");
-  EXPECT_EQ(decimal_be(min, 0),
-            "\"-57896044618658097711785492504343953926634992332820282019728792003956564819968\"");
+  EXPECT_EQ(decimal_be(max, 0), "\"57896044618658097711785492504343953926634992332820282019728792003956564819967\"");
+  EXPECT_EQ(decimal_be(min, 0), "\"-57896044618658097711785492504343953926634992332820282019728792003956564819968\"");
   for (const auto& v : values) {
     for (const int32_t scale : {0, 10, 76, 80}) {
       ASSERT_EQ(decimal_be(v, scale), reference_decimal(v, scale)) << "scale " << scale;
@@ -266,9 +271,7 @@ TEST(DecimalText, LengthLimit) {
   EXPECT_THROW(decimal_be(too_long, 0), Error);
 }
 
-TEST(DecimalText, EmptyBytesAreAnError) {
-  EXPECT_THROW(decimal_be({}, 2), Error);
-}
+TEST(DecimalText, EmptyBytesAreAnError) { EXPECT_THROW(decimal_be({}, 2), Error); }
 
 }  // namespace
 }  // namespace parq::text

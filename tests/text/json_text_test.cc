@@ -6,9 +6,9 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -46,7 +46,7 @@ std::string number(double v) {
 TEST(JsonTextString, PlainAsciiIsQuotedVerbatim) {
   EXPECT_EQ(json_string(""), "\"\"");
   EXPECT_EQ(json_string("abc"), "\"abc\"");
-  EXPECT_EQ(json_string("a/b"), "\"a/b\"");  // no escape for '/'
+  EXPECT_EQ(json_string("a/b"), "\"a/b\"");    // no escape for '/'
   EXPECT_EQ(json_string("\x7f"), "\"\x7f\"");  // DEL is not in U+0000..U+001F
   const std::string printable = [] {
     std::string s;
@@ -66,11 +66,10 @@ TEST(JsonTextString, EscapesQuoteAndBackslash) {
 
 TEST(JsonTextString, EscapesEveryControlCharacter) {
   const char* const expected[32] = {
-      R"(\u0000)", R"(\u0001)", R"(\u0002)", R"(\u0003)", R"(\u0004)", R"(\u0005)", R"(\u0006)",
-      R"(\u0007)", R"(\b)",     R"(\t)",     R"(\n)",     R"(\u000b)", R"(\f)",     R"(\r)",
-      R"(\u000e)", R"(\u000f)", R"(\u0010)", R"(\u0011)", R"(\u0012)", R"(\u0013)", R"(\u0014)",
-      R"(\u0015)", R"(\u0016)", R"(\u0017)", R"(\u0018)", R"(\u0019)", R"(\u001a)", R"(\u001b)",
-      R"(\u001c)", R"(\u001d)", R"(\u001e)", R"(\u001f)"};
+      R"(\u0000)", R"(\u0001)", R"(\u0002)", R"(\u0003)", R"(\u0004)", R"(\u0005)", R"(\u0006)", R"(\u0007)",
+      R"(\b)",     R"(\t)",     R"(\n)",     R"(\u000b)", R"(\f)",     R"(\r)",     R"(\u000e)", R"(\u000f)",
+      R"(\u0010)", R"(\u0011)", R"(\u0012)", R"(\u0013)", R"(\u0014)", R"(\u0015)", R"(\u0016)", R"(\u0017)",
+      R"(\u0018)", R"(\u0019)", R"(\u001a)", R"(\u001b)", R"(\u001c)", R"(\u001d)", R"(\u001e)", R"(\u001f)"};
   std::string all;
   std::string all_expected = "\"";
   for (int c = 0; c < 32; ++c) {
@@ -98,10 +97,9 @@ TEST(JsonTextString, EscapesAtEveryPositionOfLongRuns) {
 }
 
 TEST(JsonTextString, ValidUtf8IsCopiedAsIs) {
-  for (const std::string& s : {"\xC2\x80"s, "\xDF\xBF"s, "\xE0\xA0\x80"s, "\xED\x9F\xBF"s,
-                              "\xEE\x80\x80"s, "\xEF\xBF\xBF"s, "\xF0\x90\x80\x80"s,
-                              "\xF4\x8F\xBF\xBF"s, "h\xC3\xA9llo \xE2\x82\xAC \xF0\x9F\x98\x80"s,
-                              kFFFD}) {
+  for (const std::string& s :
+       {"\xC2\x80"s, "\xDF\xBF"s, "\xE0\xA0\x80"s, "\xED\x9F\xBF"s, "\xEE\x80\x80"s, "\xEF\xBF\xBF"s,
+        "\xF0\x90\x80\x80"s, "\xF4\x8F\xBF\xBF"s, "h\xC3\xA9llo \xE2\x82\xAC \xF0\x9F\x98\x80"s, kFFFD}) {
     EXPECT_EQ(json_string(s), "\"" + s + "\"");
   }
 }
@@ -114,8 +112,7 @@ TEST(JsonTextString, InvalidLeadBytesBecomeOneReplacementEach) {
   EXPECT_EQ(json_string("\x80\x80"), "\"" + kFFFD + kFFFD + "\"");
   // F5..FF can start nothing, so their trailing bytes are lone continuations.
   EXPECT_EQ(json_string("\xF5\x80\x80\x80"), "\"" + kFFFD + kFFFD + kFFFD + kFFFD + "\"");
-  EXPECT_EQ(json_string("\xF8\x88\x80\x80\x80"),
-            "\"" + kFFFD + kFFFD + kFFFD + kFFFD + kFFFD + "\"");
+  EXPECT_EQ(json_string("\xF8\x88\x80\x80\x80"), "\"" + kFFFD + kFFFD + kFFFD + kFFFD + kFFFD + "\"");
 }
 
 TEST(JsonTextString, OverlongsAreReplacedBytewise) {
@@ -131,8 +128,8 @@ TEST(JsonTextString, SurrogatesAreReplacedBytewise) {
   EXPECT_EQ(json_string("\xED\xA0\x80"), "\"" + kFFFD + kFFFD + kFFFD + "\"");
   EXPECT_EQ(json_string("\xED\xBF\xBF"), "\"" + kFFFD + kFFFD + kFFFD + "\"");
   // A CESU-8 style surrogate pair is six invalid bytes.
-  EXPECT_EQ(json_string("\xED\xA0\xBD\xED\xB8\x80"), "\"" + std::string() + kFFFD + kFFFD +
-                                                         kFFFD + kFFFD + kFFFD + kFFFD + "\"");
+  EXPECT_EQ(json_string("\xED\xA0\xBD\xED\xB8\x80"),
+            "\"" + std::string() + kFFFD + kFFFD + kFFFD + kFFFD + kFFFD + kFFFD + "\"");
 }
 
 TEST(JsonTextString, CodePointsAbove10FFFFAreReplacedBytewise) {
@@ -145,8 +142,12 @@ TEST(JsonTextString, TruncatedSequencesBecomeOneReplacement) {
   EXPECT_EQ(json_string("\xE2\x82"), "\"" + kFFFD + "\"");
   EXPECT_EQ(json_string("\xF0\x9F"), "\"" + kFFFD + "\"");
   EXPECT_EQ(json_string("\xF0\x9F\x98"), "\"" + kFFFD + "\"");
-  EXPECT_EQ(json_string("\xE2\x82" "A"), "\"" + kFFFD + "A\"");
-  EXPECT_EQ(json_string("\xF0\x9F\x98" "A"), "\"" + kFFFD + "A\"");
+  EXPECT_EQ(json_string("\xE2\x82"
+                        "A"),
+            "\"" + kFFFD + "A\"");
+  EXPECT_EQ(json_string("\xF0\x9F\x98"
+                        "A"),
+            "\"" + kFFFD + "A\"");
   EXPECT_EQ(json_string("\xF0\x9F\x98\n"), "\"" + kFFFD + "\\n\"");
   // A truncated sequence followed by a new valid one.
   EXPECT_EQ(json_string("\xE2\x82\xC3\xA9"), "\"" + kFFFD + "\xC3\xA9\"");
@@ -160,8 +161,7 @@ TEST(JsonTextString, UnicodeStandardMaximalSubpartExample) {
 
 TEST(JsonTextString, InvalidBytesInsideLongAsciiRuns) {
   std::string s = std::string(13, 'a') + "\xFF" + std::string(17, 'b') + "\xE2\x82\xAC" + "c";
-  EXPECT_EQ(json_string(s),
-            "\"" + std::string(13, 'a') + kFFFD + std::string(17, 'b') + "\xE2\x82\xAC" + "c\"");
+  EXPECT_EQ(json_string(s), "\"" + std::string(13, 'a') + kFFFD + std::string(17, 'b') + "\xE2\x82\xAC" + "c\"");
 }
 
 // Reference implementation, written from the definitions rather than for
@@ -229,14 +229,22 @@ class Utf8Reference {
  private:
   static std::string escape(unsigned char c) {
     switch (c) {
-      case '"': return "\\\"";
-      case '\\': return "\\\\";
-      case '\b': return "\\b";
-      case '\f': return "\\f";
-      case '\n': return "\\n";
-      case '\r': return "\\r";
-      case '\t': return "\\t";
-      default: break;
+      case '"':
+        return "\\\"";
+      case '\\':
+        return "\\\\";
+      case '\b':
+        return "\\b";
+      case '\f':
+        return "\\f";
+      case '\n':
+        return "\\n";
+      case '\r':
+        return "\\r";
+      case '\t':
+        return "\\t";
+      default:
+        break;
     }
     if (c < 0x20) {
       char buf[8];
@@ -259,10 +267,10 @@ class Utf8Reference {
 TEST(JsonTextString, MatchesReferenceOnRandomBytes) {
   const Utf8Reference reference;
   std::mt19937_64 rng(20240611);
-  const std::vector<std::string> pieces = {
-      "\x80", "\xBF", "\xC0", "\xC1", "\xC2", "\xDF", "\xE0", "\xE1", "\xEC", "\xED", "\xEE",
-      "\xEF", "\xF0", "\xF1", "\xF3", "\xF4", "\xF5", "\xFF", "\x9F", "\xA0", "\x8F", "\x90",
-      "\"",   "\\",   "\n",   "\x01", "a",    "b",    "0",    " ",    "\x7F"};
+  const std::vector<std::string> pieces = {"\x80", "\xBF", "\xC0", "\xC1", "\xC2", "\xDF", "\xE0", "\xE1",
+                                           "\xEC", "\xED", "\xEE", "\xEF", "\xF0", "\xF1", "\xF3", "\xF4",
+                                           "\xF5", "\xFF", "\x9F", "\xA0", "\x8F", "\x90", "\"",   "\\",
+                                           "\n",   "\x01", "a",    "b",    "0",    " ",    "\x7F"};
   for (int iteration = 0; iteration < 20000; ++iteration) {
     std::string s;
     const size_t length = rng() % 40;
@@ -314,14 +322,12 @@ TEST(JsonTextBase64, GoldenValuesAndFullAlphabet) {
   // 0x00 0x10 0x83 ... enumerates all 64 sextets in order.
   std::string bytes;
   for (int i = 0; i < 64; i += 4) {
-    const uint32_t v = (uint32_t(i) << 18) | (uint32_t(i + 1) << 12) | (uint32_t(i + 2) << 6) |
-                       uint32_t(i + 3);
+    const uint32_t v = (uint32_t(i) << 18) | (uint32_t(i + 1) << 12) | (uint32_t(i + 2) << 6) | uint32_t(i + 3);
     bytes.push_back(static_cast<char>(v >> 16));
     bytes.push_back(static_cast<char>(v >> 8));
     bytes.push_back(static_cast<char>(v));
   }
-  EXPECT_EQ(base64(bytes),
-            "\"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/\"");
+  EXPECT_EQ(base64(bytes), "\"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/\"");
   EXPECT_EQ(base64("\xFF\xFF\xFF"), "\"////\"");
   EXPECT_EQ(base64(std::string("\0\0", 2)), "\"AAA=\"");
 }
@@ -410,9 +416,9 @@ TEST(JsonTextFloat16, NormalSubnormalAndSpecialValues) {
   EXPECT_EQ(float16_to_double(0x4927), 10.3046875);  // byte_stream_split_extended golden
   EXPECT_EQ(float16_to_double(0x7BFF), 65504.0);
   EXPECT_EQ(float16_to_double(0xFBFF), -65504.0);
-  EXPECT_EQ(float16_to_double(0x0400), std::ldexp(1.0, -14));      // smallest normal
+  EXPECT_EQ(float16_to_double(0x0400), std::ldexp(1.0, -14));         // smallest normal
   EXPECT_EQ(float16_to_double(0x03FF), 1023 * std::ldexp(1.0, -24));  // largest subnormal
-  EXPECT_EQ(float16_to_double(0x0001), std::ldexp(1.0, -24));      // smallest subnormal
+  EXPECT_EQ(float16_to_double(0x0001), std::ldexp(1.0, -24));         // smallest subnormal
   EXPECT_EQ(float16_to_double(0x8001), -std::ldexp(1.0, -24));
   EXPECT_EQ(float16_to_double(0x7C00), std::numeric_limits<double>::infinity());
   EXPECT_EQ(float16_to_double(0xFC00), -std::numeric_limits<double>::infinity());
@@ -426,8 +432,7 @@ TEST(JsonTextFloat16, AllFiniteValuesMatchLdexp) {
     const int exponent = (bits >> 10) & 0x1F;
     if (exponent == 0x1F) continue;
     const int mantissa = bits & 0x3FF;
-    double expected = exponent == 0 ? std::ldexp(mantissa, -24)
-                                    : std::ldexp(1024 + mantissa, exponent - 25);
+    double expected = exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(1024 + mantissa, exponent - 25);
     if (bits & 0x8000) expected = -expected;
     ASSERT_EQ(float16_to_double(static_cast<uint16_t>(bits)), expected) << bits;
   }

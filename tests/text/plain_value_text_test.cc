@@ -103,10 +103,8 @@ TEST(PlainValueText, Boolean) {
 
 TEST(PlainValueText, PlainIntegers) {
   EXPECT_EQ(render(type_of(Type::INT32), le<int32_t>(-5)), "-5");
-  EXPECT_EQ(render(type_of(Type::INT32), le<int32_t>(std::numeric_limits<int32_t>::min())),
-            "-2147483648");
-  EXPECT_EQ(render(type_of(Type::INT64), le<int64_t>(std::numeric_limits<int64_t>::min())),
-            "-9223372036854775808");
+  EXPECT_EQ(render(type_of(Type::INT32), le<int32_t>(std::numeric_limits<int32_t>::min())), "-2147483648");
+  EXPECT_EQ(render(type_of(Type::INT64), le<int64_t>(std::numeric_limits<int64_t>::min())), "-9223372036854775808");
   EXPECT_EQ(render(type_of(Type::INT64), le<int64_t>(293650000000)), "293650000000");
 }
 
@@ -118,8 +116,7 @@ TEST(PlainValueText, IntegerLogicalTypes) {
   EXPECT_EQ(render(type_of(Type::INT32, integer(16, false)), le<int32_t>(65535)), "65535");
   EXPECT_EQ(render(type_of(Type::INT32, integer(32, false)), le<int32_t>(-1)), "4294967295");
   EXPECT_EQ(render(type_of(Type::INT64, integer(64, true)), le<int64_t>(-1)), "-1");
-  EXPECT_EQ(render(type_of(Type::INT64, integer(64, false)), le<int64_t>(-1)),
-            "18446744073709551615");
+  EXPECT_EQ(render(type_of(Type::INT64, integer(64, false)), le<int64_t>(-1)), "18446744073709551615");
 }
 
 TEST(PlainValueText, Decimals) {
@@ -128,11 +125,9 @@ TEST(PlainValueText, Decimals) {
   EXPECT_EQ(render(type_of(Type::INT64, decimal(2, 10)), le<int64_t>(300)), "\"3.00\"");
   EXPECT_EQ(render(type_of(Type::BYTE_ARRAY, decimal(2, 4)), "\x64"), "\"1.00\"");
   EXPECT_EQ(render(type_of(Type::BYTE_ARRAY, decimal(0, 4)), "\xFF\x7F"), "\"-129\"");
-  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, decimal(2, 25), 11),
-                   std::string(10, '\0') + "\x64"),
+  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, decimal(2, 25), 11), std::string(10, '\0') + "\x64"),
             "\"1.00\"");
-  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, decimal(0, 38), 16), std::string(16, '\xFF')),
-            "\"-1\"");
+  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, decimal(0, 38), 16), std::string(16, '\xFF')), "\"-1\"");
   EXPECT_THROW(render(type_of(Type::BYTE_ARRAY, decimal(2, 4)), ""), Error);
 }
 
@@ -141,12 +136,9 @@ TEST(PlainValueText, DatesAndTimes) {
   date.DATE = format::DateType{};
   EXPECT_EQ(render(type_of(Type::INT32, date), le<int32_t>(14304)), "\"2009-03-01\"");
   EXPECT_EQ(render(type_of(Type::INT32, date), le<int32_t>(-719893)), "\"-0001-01-01\"");
-  EXPECT_EQ(render(type_of(Type::INT32, time_type(TimeUnit::kMillis)), le<int32_t>(3723004)),
-            "\"01:02:03.004\"");
-  EXPECT_EQ(render(type_of(Type::INT64, time_type(TimeUnit::kMicros)), le<int64_t>(3723000005)),
-            "\"01:02:03.000005\"");
-  EXPECT_EQ(render(type_of(Type::INT64, time_type(TimeUnit::kNanos)), le<int64_t>(1)),
-            "\"00:00:00.000000001\"");
+  EXPECT_EQ(render(type_of(Type::INT32, time_type(TimeUnit::kMillis)), le<int32_t>(3723004)), "\"01:02:03.004\"");
+  EXPECT_EQ(render(type_of(Type::INT64, time_type(TimeUnit::kMicros)), le<int64_t>(3723000005)), "\"01:02:03.000005\"");
+  EXPECT_EQ(render(type_of(Type::INT64, time_type(TimeUnit::kNanos)), le<int64_t>(1)), "\"00:00:00.000000001\"");
 }
 
 TEST(PlainValueText, Timestamps) {
@@ -155,11 +147,9 @@ TEST(PlainValueText, Timestamps) {
             "\"2024-01-01T20:34:56.123456Z\"");
   EXPECT_EQ(render(type_of(Type::INT64, timestamp_type(TimeUnit::kMicros, false)), le(micros)),
             "\"2024-01-01T20:34:56.123456\"");
-  EXPECT_EQ(render(type_of(Type::INT64, timestamp_type(TimeUnit::kMillis, true)),
-                   le<int64_t>(micros / 1000)),
+  EXPECT_EQ(render(type_of(Type::INT64, timestamp_type(TimeUnit::kMillis, true)), le<int64_t>(micros / 1000)),
             "\"2024-01-01T20:34:56.123Z\"");
-  EXPECT_EQ(render(type_of(Type::INT64, timestamp_type(TimeUnit::kNanos, false)),
-                   le<int64_t>(micros * 1000 + 789)),
+  EXPECT_EQ(render(type_of(Type::INT64, timestamp_type(TimeUnit::kNanos, false)), le<int64_t>(micros * 1000 + 789)),
             "\"2024-01-01T20:34:56.123456789\"");
   EXPECT_EQ(render(type_of(Type::INT64, timestamp_type(TimeUnit::kMillis, true)),
                    le<int64_t>(std::numeric_limits<int64_t>::min())),
@@ -175,11 +165,9 @@ TEST(PlainValueText, Int96) {
 TEST(PlainValueText, Floats) {
   EXPECT_EQ(render(type_of(Type::FLOAT), le(std::bit_cast<uint32_t>(1.1f))), "1.100000023841858");
   EXPECT_EQ(render(type_of(Type::FLOAT), le(std::bit_cast<uint32_t>(-0.0f))), "-0.0");
-  EXPECT_EQ(render(type_of(Type::FLOAT),
-                   le(std::bit_cast<uint32_t>(std::numeric_limits<float>::quiet_NaN()))),
+  EXPECT_EQ(render(type_of(Type::FLOAT), le(std::bit_cast<uint32_t>(std::numeric_limits<float>::quiet_NaN()))),
             "\"NaN\"");
-  EXPECT_EQ(render(type_of(Type::FLOAT),
-                   le(std::bit_cast<uint32_t>(-std::numeric_limits<float>::infinity()))),
+  EXPECT_EQ(render(type_of(Type::FLOAT), le(std::bit_cast<uint32_t>(-std::numeric_limits<float>::infinity()))),
             "\"-Infinity\"");
   EXPECT_EQ(render(type_of(Type::DOUBLE), le(std::bit_cast<uint64_t>(10.1))), "10.1");
   EXPECT_EQ(render(type_of(Type::DOUBLE), le(std::bit_cast<uint64_t>(1e-5))), "1e-5");
@@ -189,8 +177,7 @@ TEST(PlainValueText, Floats) {
 }
 
 TEST(PlainValueText, Float16) {
-  const ValueType t =
-      type_of(Type::FIXED_LEN_BYTE_ARRAY, with(&LogicalType::FLOAT16), 2);
+  const ValueType t = type_of(Type::FIXED_LEN_BYTE_ARRAY, with(&LogicalType::FLOAT16), 2);
   EXPECT_EQ(render(t, le<uint16_t>(0x3C00)), "1");
   EXPECT_EQ(render(t, le<uint16_t>(0xC000)), "-2");
   EXPECT_EQ(render(t, le<uint16_t>(0x8000)), "-0.0");
@@ -201,14 +188,12 @@ TEST(PlainValueText, Float16) {
 }
 
 TEST(PlainValueText, TextTypesAreJsonStrings) {
-  for (const LogicalType& l : {with(&LogicalType::STRING), with(&LogicalType::ENUM),
-                               with(&LogicalType::JSON)}) {
+  for (const LogicalType& l : {with(&LogicalType::STRING), with(&LogicalType::ENUM), with(&LogicalType::JSON)}) {
     EXPECT_EQ(render(type_of(Type::BYTE_ARRAY, l), "known string 1"), "\"known string 1\"");
     EXPECT_EQ(render(type_of(Type::BYTE_ARRAY, l), "a\"\n\xFF"), "\"a\\\"\\n\xEF\xBF\xBD\"");
     EXPECT_EQ(render(type_of(Type::BYTE_ARRAY, l), ""), "\"\"");
   }
-  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, with(&LogicalType::STRING), 3), "abc"),
-            "\"abc\"");
+  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, with(&LogicalType::STRING), 3), "abc"), "\"abc\"");
 }
 
 TEST(PlainValueText, OtherBinaryIsBase64) {
@@ -222,8 +207,8 @@ TEST(PlainValueText, OtherBinaryIsBase64) {
   geography.GEOGRAPHY = format::GeographyType{};
   LogicalType variant;
   variant.VARIANT = format::VariantType{};
-  for (const LogicalType& l : {with(&LogicalType::BSON), geometry, geography, variant,
-                               with(&LogicalType::UNKNOWN), LogicalType{}}) {
+  for (const LogicalType& l :
+       {with(&LogicalType::BSON), geometry, geography, variant, with(&LogicalType::UNKNOWN), LogicalType{}}) {
     EXPECT_EQ(render(type_of(Type::BYTE_ARRAY, l), "foobar"), "\"Zm9vYmFy\"");
   }
 }
@@ -247,11 +232,9 @@ TEST(PlainValueText, MisplacedLogicalTypesReadAsPhysical) {
   LogicalType date;
   date.DATE = format::DateType{};
   EXPECT_EQ(render(type_of(Type::INT64, date), le<int64_t>(5)), "5");
-  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, with(&LogicalType::UUID), 4), "abcd"),
-            "\"YWJjZA==\"");
+  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, with(&LogicalType::UUID), 4), "abcd"), "\"YWJjZA==\"");
   EXPECT_EQ(render(type_of(Type::BYTE_ARRAY, with(&LogicalType::UUID)), "abcd"), "\"YWJjZA==\"");
-  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, with(&LogicalType::FLOAT16), 4), "abcd"),
-            "\"YWJjZA==\"");
+  EXPECT_EQ(render(type_of(Type::FIXED_LEN_BYTE_ARRAY, with(&LogicalType::FLOAT16), 4), "abcd"), "\"YWJjZA==\"");
   ValueType interval = type_of(Type::BYTE_ARRAY);
   interval.converted = ConvertedType::INTERVAL;
   EXPECT_EQ(render(interval, "abcd"), "\"YWJjZA==\"");
@@ -288,8 +271,7 @@ TEST(PlainValueText, WrongLengthsThrowWithClearMessages) {
 TEST(PlainValueText, CorruptTypesThrow) {
   EXPECT_THROW(value_format_of(type_of(static_cast<Type>(42))), Error);
   EXPECT_THROW(value_format_of(type_of(Type::FIXED_LEN_BYTE_ARRAY, {}, -1)), Error);
-  EXPECT_THROW(render(type_of(Type::INT32, decimal(kMaxDecimalScale + 1, 9)), le<int32_t>(1)),
-               Error);
+  EXPECT_THROW(render(type_of(Type::INT32, decimal(kMaxDecimalScale + 1, 9)), le<int32_t>(1)), Error);
 }
 
 TEST(PlainValueText, FormatIsResolvedOnce) {

@@ -2,14 +2,14 @@
 // intervals as canonical JSON text (parq/text/value_text.h). Expected texts of
 // extreme values were computed independently with Python's exact integers
 // and a naive year-by-year calendar walk.
+#include "parq/text/value_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
-
-#include "parq/text/value_text.h"
 
 namespace parq::text {
 namespace {
@@ -60,8 +60,7 @@ TEST(ValueTextInteger, SignedAndUnsigned) {
   append_unsigned(out, 4294967295u);
   out += ',';
   append_unsigned(out, std::numeric_limits<uint64_t>::max());
-  EXPECT_EQ(out,
-            "0,-42,-9223372036854775808,9223372036854775807,4294967295,18446744073709551615");
+  EXPECT_EQ(out, "0,-42,-9223372036854775808,9223372036854775807,4294967295,18446744073709551615");
 }
 
 // ---------------------------------------------------------------------------
@@ -192,14 +191,11 @@ TEST(ValueTextTimestamp, BeforeEpochFloors) {
 }
 
 TEST(ValueTextTimestamp, Ordinary) {
-  EXPECT_EQ(timestamp(1704141296123456, TimeUnit::kMicros, true),
-            "\"2024-01-01T20:34:56.123456Z\"");
+  EXPECT_EQ(timestamp(1704141296123456, TimeUnit::kMicros, true), "\"2024-01-01T20:34:56.123456Z\"");
   EXPECT_EQ(timestamp(1704141296123, TimeUnit::kMillis, false), "\"2024-01-01T20:34:56.123\"");
-  EXPECT_EQ(timestamp(1704141296123456789, TimeUnit::kNanos, true),
-            "\"2024-01-01T20:34:56.123456789Z\"");
+  EXPECT_EQ(timestamp(1704141296123456789, TimeUnit::kNanos, true), "\"2024-01-01T20:34:56.123456789Z\"");
   // nested_structs.rust.parquet.jsonl holds a TIMESTAMP(MICROS, UTC) in year 52951.
-  EXPECT_EQ(timestamp(1608822900000000000, TimeUnit::kMicros, true),
-            "\"+52951-07-27T10:00:00.000000Z\"");
+  EXPECT_EQ(timestamp(1608822900000000000, TimeUnit::kMicros, true), "\"+52951-07-27T10:00:00.000000Z\"");
 }
 
 TEST(ValueTextTimestamp, Int64ExtremesInEveryUnit) {
@@ -235,7 +231,7 @@ TEST(ValueTextInt96, SparkValuesFromReadme) {
   // int96_from_spark.parquet's expected microseconds since the epoch, as the
   // Julian day and nanoseconds of the day Spark stores for them.
   EXPECT_EQ(int96(74096123456000, 2460311), "\"2024-01-01T20:34:56.123456000\"");  // 1704141296123456
-  EXPECT_EQ(int96(3600000000000, 2460311), "\"2024-01-01T01:00:00.000000000\"");  // 1704070800000000
+  EXPECT_EQ(int96(3600000000000, 2460311), "\"2024-01-01T01:00:00.000000000\"");   // 1704070800000000
   EXPECT_EQ(int96(10800000000000, 5373484), "\"9999-12-31T03:00:00.000000000\"");  // 253402225200000000
   EXPECT_EQ(int96(82800000000000, 2460675), "\"2024-12-30T23:00:00.000000000\"");  // 1735599600000000
   EXPECT_EQ(int96(82800000000000, 107641749),

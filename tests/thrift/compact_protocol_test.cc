@@ -18,13 +18,6 @@ CompactReader reader_of(const std::vector<uint8_t>& b, uint64_t base = 0, Decode
   return CompactReader(b.data(), b.size(), base, limits);
 }
 
-std::string written(void (*fn)(CompactWriter&)) {
-  std::string out;
-  CompactWriter w(out);
-  fn(w);
-  return out;
-}
-
 template <class F>
 std::string error_of(F&& f) {
   try {
@@ -40,12 +33,9 @@ TEST(CompactVarint, KnownEncodings) {
     uint64_t value;
     std::vector<uint8_t> enc;
   } cases[] = {
-      {0, {0x00}},
-      {1, {0x01}},
-      {127, {0x7f}},
-      {128, {0x80, 0x01}},
-      {300, {0xac, 0x02}},
-      {UINT64_MAX, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}},
+      {0, {0x00}},         {1, {0x01}},
+      {127, {0x7f}},       {128, {0x80, 0x01}},
+      {300, {0xac, 0x02}}, {UINT64_MAX, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}},
   };
   for (const auto& c : cases) {
     std::string out;
@@ -139,7 +129,9 @@ TEST(CompactDouble, LittleEndianEightBytes) {
 TEST(CompactBinary, LengthPrefixed) {
   std::string out;
   CompactWriter(out).write_binary("abc");
-  EXPECT_EQ(out, std::string("\x03" "abc", 4));
+  EXPECT_EQ(out, std::string("\x03"
+                             "abc",
+                             4));
   std::vector<uint8_t> b(out.begin(), out.end());
   EXPECT_EQ(reader_of(b).read_binary(), "abc");
 }

@@ -50,7 +50,8 @@ std::optional<std::string> Args::value(const std::string& name) const {
 }
 
 const std::vector<std::string>& Args::expect_positionals(std::initializer_list<const char*> names) const {
-  if (positionals_.size() < names.size()) throw UsageError(std::string("missing ") + names.begin()[positionals_.size()]);
+  if (positionals_.size() < names.size())
+    throw UsageError(std::string("missing ") + names.begin()[positionals_.size()]);
   if (positionals_.size() > names.size()) throw UsageError("unexpected argument '" + positionals_[names.size()] + "'");
   return positionals_;
 }

@@ -23,37 +23,26 @@ void JsonWriter::before_value() {
   newline();
 }
 
-JsonWriter& JsonWriter::begin_object() {
+JsonWriter& JsonWriter::open(char bracket, bool is_object) {
   before_value();
-  out_ += '{';
-  stack_.push_back({true});
+  out_ += bracket;
+  stack_.push_back({is_object});
   return *this;
 }
 
-JsonWriter& JsonWriter::end_object() {
+JsonWriter& JsonWriter::close(char bracket) {
   bool empty = stack_.back().empty;
   stack_.pop_back();
   if (!empty) newline();
-  out_ += '}';
+  out_ += bracket;
   if (stack_.empty()) out_ += '\n';
   return *this;
 }
 
-JsonWriter& JsonWriter::begin_array() {
-  before_value();
-  out_ += '[';
-  stack_.push_back({false});
-  return *this;
-}
-
-JsonWriter& JsonWriter::end_array() {
-  bool empty = stack_.back().empty;
-  stack_.pop_back();
-  if (!empty) newline();
-  out_ += ']';
-  if (stack_.empty()) out_ += '\n';
-  return *this;
-}
+JsonWriter& JsonWriter::begin_object() { return open('{', true); }
+JsonWriter& JsonWriter::end_object() { return close('}'); }
+JsonWriter& JsonWriter::begin_array() { return open('[', false); }
+JsonWriter& JsonWriter::end_array() { return close(']'); }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
   before_value();

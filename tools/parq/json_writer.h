@@ -36,6 +36,8 @@ class JsonWriter {
 
  private:
   void before_value();
+  JsonWriter& open(char bracket, bool is_object);
+  JsonWriter& close(char bracket);
   void newline();
 
   struct Level {

@@ -276,10 +276,11 @@ std::string render_text(const FileReader& reader) {
   out += "version: " + std::to_string(md.version) + "\n";
   if (md.created_by) out += "created_by: " + *md.created_by + "\n";
   out += "num_rows: " + std::to_string(md.num_rows) + "\n";
-  out += "row groups: " + std::to_string(md.row_groups.size()) + ", leaf columns: " +
-         std::to_string(reader.schema().num_columns()) + ", footer: " +
-         std::to_string(reader.footer().metadata_length) + " bytes\n";
-  if (md.encryption_algorithm) out += "encryption: " + encryption_name(*md.encryption_algorithm) + " (plaintext footer)\n";
+  out += "row groups: " + std::to_string(md.row_groups.size()) +
+         ", leaf columns: " + std::to_string(reader.schema().num_columns()) +
+         ", footer: " + std::to_string(reader.footer().metadata_length) + " bytes\n";
+  if (md.encryption_algorithm)
+    out += "encryption: " + encryption_name(*md.encryption_algorithm) + " (plaintext footer)\n";
   if (md.key_value_metadata) {
     out += "key_value_metadata:\n";
     for (const auto& kv : *md.key_value_metadata) {

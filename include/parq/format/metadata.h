@@ -159,8 +159,8 @@ struct Statistics {
 };
 
 // Empty marker structs of the LogicalType union.
-#define PARQ_EMPTY_STRUCT(Name) \
-  struct Name {                 \
+#define PARQ_EMPTY_STRUCT(Name)                   \
+  struct Name {                                   \
     bool operator==(const Name&) const = default; \
   }
 PARQ_EMPTY_STRUCT(StringType);

@@ -77,8 +77,7 @@ class CompactReader {
  public:
   // `base_offset` is the position of `data` in the enclosing file, so that
   // errors name file offsets.
-  CompactReader(const uint8_t* data, size_t size, uint64_t base_offset = 0,
-                DecodeLimits limits = {})
+  CompactReader(const uint8_t* data, size_t size, uint64_t base_offset = 0, DecodeLimits limits = {})
       : begin_(data), pos_(data), end_(data + size), base_offset_(base_offset), limits_(limits) {}
 
   size_t position() const { return static_cast<size_t>(pos_ - begin_); }
@@ -122,9 +121,13 @@ class CompactReader {
 
   double read_double() {
     need(8, "double");
-    double v;
-    std::memcpy(&v, pos_, 8);  // little-endian on the wire, as on every target we build for
+    // Little-endian on the wire; assembled bytewise (one load after
+    // optimisation) so that it is right on any host.
+    uint64_t bits = 0;
+    for (int i = 0; i < 8; ++i) bits |= uint64_t{pos_[i]} << (8 * i);
     pos_ += 8;
+    double v;
+    std::memcpy(&v, &bits, 8);
     return v;
   }
 
@@ -233,8 +236,7 @@ class CompactReader {
 
   template <class T>
   T narrow(int64_t v, const char* what) {
-    if (v < INT64_C(-1) * (int64_t{1} << (8 * sizeof(T) - 1)) || v >= (int64_t{1} << (8 * sizeof(T) - 1)))
-        [[unlikely]]
+    if (v < INT64_C(-1) * (int64_t{1} << (8 * sizeof(T) - 1)) || v >= (int64_t{1} << (8 * sizeof(T) - 1))) [[unlikely]]
       fail_out_of_range(v, what);
     return static_cast<T>(v);
   }
@@ -242,8 +244,7 @@ class CompactReader {
 
   static size_t min_encoded_size(CompactType t) { return t == CompactType::kDouble ? 8 : 1; }
   void check_element_type(const uint8_t* at, CompactType t) const {
-    if (t == CompactType::kStop || static_cast<uint8_t>(t) > static_cast<uint8_t>(CompactType::kStruct))
-        [[unlikely]]
+    if (t == CompactType::kStop || static_cast<uint8_t>(t) > static_cast<uint8_t>(CompactType::kStruct)) [[unlikely]]
       fail_element_type(at, t);
   }
   void check_count(const uint8_t* at, uint64_t count, size_t min_each) const {
@@ -273,9 +274,7 @@ class CompactWriter {
     buf[n++] = static_cast<uint8_t>(v);
     out_.append(reinterpret_cast<const char*>(buf), n);
   }
-  void write_zigzag(int64_t v) {
-    write_varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
-  }
+  void write_zigzag(int64_t v) { write_varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
   void write_i8(int8_t v) { out_.push_back(static_cast<char>(v)); }
   void write_i16(int16_t v) { write_zigzag(v); }
   void write_i32(int32_t v) { write_zigzag(v); }
@@ -317,8 +316,7 @@ class CompactWriter {
   void write_map_header(CompactType key_type, CompactType value_type, uint32_t size) {
     write_varint(size);
     if (size != 0)
-      out_.push_back(
-          static_cast<char>((static_cast<uint8_t>(key_type) << 4) | static_cast<uint8_t>(value_type)));
+      out_.push_back(static_cast<char>((static_cast<uint8_t>(key_type) << 4) | static_cast<uint8_t>(value_type)));
   }
 
   std::string& buffer() { return out_; }
