@@ -252,6 +252,7 @@ void text_column_chunk(std::string& out, const ColumnDescriptor& column, const C
     return;
   }
   const ColumnMetaData& md = *cc.meta_data;
+  if (cc.crypto_metadata) out += "    encrypted with the " + crypto_name(*cc.crypto_metadata) + "\n";
   out += "    codec " + std::string(format::to_string(md.codec)) + ", encodings " + encodings_list(md) + ", " +
          std::to_string(md.num_values) + " values, " + std::to_string(md.total_compressed_size) + " bytes (" +
          std::to_string(md.total_uncompressed_size) + " uncompressed)\n";
