@@ -1,0 +1,50 @@
+// ByteArrayBatch: byte array values in the Arrow binary layout, the form every
+// BYTE_ARRAY decoder produces: n+1 int32 offsets (offsets[0] = 0) and the
+// concatenated bytes. Decoders that would overflow 2^31-1 data bytes stop
+// early and report how many values they produced; the caller starts a new
+// batch.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "parq/util/buffer.h"
+
+namespace parq::encoding {
+
+inline constexpr int64_t kMaxByteArrayBatchBytes = INT32_MAX;
+
+class ByteArrayBatch {
+ public:
+  ByteArrayBatch() { offsets_.append_value<int32_t>(0); }
+
+  size_t size() const { return offsets_.size() / sizeof(int32_t) - 1; }
+  const int32_t* offsets() const { return offsets_.data_as<int32_t>(); }
+  const uint8_t* data() const { return data_.data(); }
+  size_t data_size() const { return data_.size(); }
+  std::string_view value(size_t i) const {
+    const int32_t* o = offsets();
+    return {reinterpret_cast<const char*>(data_.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
+  }
+
+  void clear() {
+    offsets_.resize(sizeof(int32_t));
+    data_.clear();
+  }
+  // Whether `bytes` more data bytes still fit the int32 offsets.
+  bool fits(size_t bytes) const { return bytes <= static_cast<size_t>(kMaxByteArrayBatchBytes) - data_.size(); }
+  void append(std::string_view v) {
+    data_.append(v);
+    offsets_.append_value(static_cast<int32_t>(data_.size()));
+  }
+
+  // Raw access for decoders that fill offsets and data in bulk.
+  Buffer& offsets_buffer() { return offsets_; }
+  Buffer& data_buffer() { return data_; }
+
+ private:
+  Buffer offsets_;
+  Buffer data_;
+};
+
+}  // namespace parq::encoding

@@ -1,0 +1,108 @@
+// Buffer: a growable, 64-byte aligned byte buffer that does not zero what it
+// grows into. Decoders and encoders write into these: std::vector would spend
+// a pass zeroing memory that is overwritten right after, and its alignment
+// is too weak for aligned SIMD stores.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <type_traits>
+
+namespace parq {
+
+class Buffer {
+ public:
+  static constexpr size_t kAlignment = 64;
+  // Every buffer keeps this many bytes of slack past its size, so that SIMD
+  // kernels may store a full vector at the tail without a scalar epilogue.
+  static constexpr size_t kPadding = 64;
+
+  Buffer() = default;
+  explicit Buffer(size_t size) { resize(size); }
+  Buffer(const Buffer& other) { assign(other.data(), other.size()); }
+  Buffer& operator=(const Buffer& other) {
+    if (this != &other) assign(other.data(), other.size());
+    return *this;
+  }
+  Buffer(Buffer&& other) noexcept : data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
+    other.data_ = nullptr;
+    other.size_ = other.capacity_ = 0;
+  }
+  Buffer& operator=(Buffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = other.data_;
+      size_ = other.size_;
+      capacity_ = other.capacity_;
+      other.data_ = nullptr;
+      other.size_ = other.capacity_ = 0;
+    }
+    return *this;
+  }
+  ~Buffer() { release(); }
+
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  bool empty() const { return size_ == 0; }
+  std::span<const uint8_t> span() const { return {data_, size_}; }
+  std::string_view view() const { return {reinterpret_cast<const char*>(data_), size_}; }
+
+  template <class T>
+  T* data_as() {
+    return reinterpret_cast<T*>(data_);
+  }
+  template <class T>
+  const T* data_as() const {
+    return reinterpret_cast<const T*>(data_);
+  }
+
+  void clear() { size_ = 0; }
+  void reserve(size_t capacity) {
+    if (capacity > capacity_) grow_to(capacity);
+  }
+  // New bytes are left uninitialised.
+  void resize(size_t size) {
+    reserve(size);
+    size_ = size;
+  }
+  // Appends `n` uninitialised bytes and returns where they start.
+  uint8_t* extend(size_t n) {
+    if (n > capacity_ - size_) grow_to(grown_capacity(size_ + n));
+    uint8_t* p = data_ + size_;
+    size_ += n;
+    return p;
+  }
+  void append(const void* bytes, size_t n) {
+    if (n != 0) std::memcpy(extend(n), bytes, n);
+  }
+  void append(std::string_view s) { append(s.data(), s.size()); }
+  template <class T>
+  void append_value(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::memcpy(extend(sizeof(T)), &v, sizeof(T));
+  }
+  void assign(const void* bytes, size_t n) {
+    clear();
+    append(bytes, n);
+  }
+
+ private:
+  static size_t grown_capacity(size_t needed) {
+    size_t c = 64;
+    while (c < needed) c *= 2;
+    return c;
+  }
+  void grow_to(size_t capacity);
+  void release();
+
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+}  // namespace parq
