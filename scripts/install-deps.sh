@@ -8,7 +8,7 @@ packages=(
   g++ cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   clang libclang-rt-14-dev
-  libxxhash-dev
+  libxxhash-dev libsnappy-dev libdeflate-dev libbrotli-dev libzstd-dev liblz4-dev liblzo2-dev
 )
 
 missing=()
