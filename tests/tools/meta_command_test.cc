@@ -91,7 +91,7 @@ TEST(MetaCommand, CorruptFilesFailCleanlyOrSucceed) {
   size_t files = 0;
   for (const auto& path : parquet_files(corpus_dir() / "bad_data")) {
     ++files;
-    for (std::vector<std::string> args : {std::vector<std::string>{"meta", "--json"}, {"meta"}, {"schema"}}) {
+    for (std::vector<std::string> args : {std::vector<std::string>{"meta", "--json"}, {"meta"}, {"schema"}, {"pages"}}) {
       bool json = args.size() == 2;
       args.push_back(path.string());
       CommandResult r = run_tool(args);
@@ -181,7 +181,7 @@ TEST(ToolUsage, ErrorsAreOneLineAndNonZero) {
 }
 
 TEST(ToolUsage, HelpOnEverySubcommand) {
-  for (const char* cmd : {"schema", "meta"}) {
+  for (const char* cmd : {"schema", "meta", "pages"}) {
     CommandResult r = run_tool({cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_THAT(r.out, HasSubstr(std::string("usage: parq ") + cmd));

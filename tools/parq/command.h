@@ -16,5 +16,6 @@ struct Command {
 
 extern const Command kSchemaCommand;
 extern const Command kMetaCommand;
+extern const Command kPagesCommand;
 
 }  // namespace parq::tool

@@ -12,7 +12,7 @@
 namespace parq::tool {
 namespace {
 
-const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand};
+const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand, &kPagesCommand};
 
 void print_overview(FILE* out) {
   std::fprintf(out, "usage: parq COMMAND [OPTIONS] FILE...\n\nCommands:\n");

@@ -1,0 +1,98 @@
+// PageReader: walks the pages of one column chunk.
+//
+// It reads the chunk's byte range in one I/O (a view when the input is memory
+// mapped), decodes each page header (bounded in size), checks the page CRC
+// when there is one, and decompresses on request into a buffer it reuses.
+// Data page v2 keeps its levels uncompressed in front of the values, so the
+// decompressed payload is always laid out as [repetition levels][definition
+// levels][values] for v2 and [payload] for v1 and dictionary pages.
+//
+// Index pages and page types it does not know are passed over; the value
+// decoders never see them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "parq/compression/codec.h"
+#include "parq/format/metadata.h"
+#include "parq/io/input.h"
+#include "parq/util/buffer.h"
+
+namespace parq {
+
+struct PageReaderOptions {
+  // A page header larger than this is an error (headers are a few dozen
+  // bytes; statistics of long strings make them larger).
+  uint32_t max_header_bytes = 16u << 20;
+  // Largest uncompressed page accepted; a header claiming more is an error
+  // instead of an allocation.
+  uint64_t max_page_bytes = uint64_t{1} << 30;
+  bool verify_crc = true;
+};
+
+// Where a chunk's pages are, with the workarounds for old writers: a
+// dictionary_page_offset of 0 or past the data pages is ignored (the pages
+// are read from data_page_offset on, where a dictionary page the metadata
+// does not point to still shows up first), and parquet-mr before 1.2.9
+// under-reported total_compressed_size (PARQUET-816), so its ranges are
+// extended up to the next chunk or the footer.
+struct ChunkRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_t column, uint64_t file_size);
+
+enum class CrcStatus { kAbsent, kValid, kInvalid };
+const char* to_string(CrcStatus status);
+
+struct PageInfo {
+  format::PageHeader header;
+  uint64_t header_offset = 0;  // file offset of the page header
+  uint32_t header_size = 0;
+  std::span<const uint8_t> payload;  // as stored (compressed)
+  CrcStatus crc = CrcStatus::kAbsent;
+  size_t index = 0;  // position among the chunk's pages, from 0
+};
+
+class PageReader {
+ public:
+  // `column_name` names the column in errors ("column a.b, row group 2").
+  PageReader(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group, size_t column,
+             std::string column_name, const PageReaderOptions& options = {});
+  ~PageReader();
+
+  // The next page (index and unknown pages included), or false once the
+  // data pages have held the chunk's num_values (what follows is padding)
+  // or the chunk's bytes are used up. With verify_crc, a CRC mismatch throws naming the column, row
+  // group and page.
+  bool next(PageInfo& page);
+
+  // The current page's payload, decompressed (see the layout above). Valid
+  // until the next call to next() or decompress().
+  std::span<const uint8_t> decompress(const PageInfo& page);
+
+  // "column a.b, row group 2, page 5 (offset 1234)": for error messages.
+  std::string where(const PageInfo& page) const;
+
+  const format::ColumnMetaData& metadata() const { return *metadata_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const;
+  bool values_complete() const;
+
+  io::ByteRange bytes_;
+  uint64_t base_offset_ = 0;
+  size_t pos_ = 0;
+  size_t next_index_ = 0;
+  int64_t values_seen_ = 0;
+  const format::ColumnMetaData* metadata_ = nullptr;
+  std::unique_ptr<compression::Codec> codec_;
+  Buffer scratch_;
+  std::string where_;
+  PageReaderOptions options_;
+};
+
+}  // namespace parq

@@ -1,0 +1,168 @@
+// PageReader and chunk ranges; see column/page_reader.h.
+#include "parq/column/page_reader.h"
+
+#include <libdeflate.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "parq/error.h"
+#include "parq/format/metadata_codec.h"
+
+namespace parq {
+namespace {
+
+using format::PageType;
+
+// parquet-mr 1.2.8 and older left the dictionary page header out of
+// total_compressed_size; readers add up to this much (IMPALA-694).
+constexpr uint64_t kParquet816Padding = 100;
+
+bool written_before_parquet_816_fix(const format::FileMetaData& file) {
+  if (!file.created_by) return false;
+  int major = 0, minor = 0, patch = 0;
+  if (std::sscanf(file.created_by->c_str(), "parquet-mr version %d.%d.%d", &major, &minor, &patch) != 3) return false;
+  if (major != 1) return major < 1;
+  if (minor != 2) return minor < 2;
+  return patch < 9;
+}
+
+}  // namespace
+
+ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_t column, uint64_t file_size) {
+  const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
+  const std::string where = "row group " + std::to_string(row_group) + ", column " + std::to_string(column);
+  if (!chunk.meta_data) throw Error(where + ": column metadata is encrypted (a key is needed)");
+  const format::ColumnMetaData& md = *chunk.meta_data;
+  // A data page offset inside the leading magic is a writer's placeholder
+  // (column_chunk_key_value_metadata.parquet has 0 there).
+  int64_t start = md.data_page_offset;
+  const int64_t dict = md.dictionary_page_offset.value_or(0);
+  if (dict > 0 && (dict < start || start < 4)) start = dict;
+  if (start < 0 || md.total_compressed_size < 0)
+    throw Error(where + ": negative offset or size in the column metadata");
+  uint64_t offset = static_cast<uint64_t>(start);
+  uint64_t length = static_cast<uint64_t>(md.total_compressed_size);
+  if (offset > file_size || length > file_size - offset)
+    throw Error(where + ": column chunk [" + std::to_string(offset) + ", +" + std::to_string(length) +
+                ") reaches past the end of the file (" + std::to_string(file_size) + " bytes)");
+  if (written_before_parquet_816_fix(file)) length += std::min(kParquet816Padding, file_size - (offset + length));
+  return {offset, length};
+}
+
+const char* to_string(CrcStatus status) {
+  switch (status) {
+    case CrcStatus::kAbsent:
+      return "none";
+    case CrcStatus::kValid:
+      return "valid";
+    case CrcStatus::kInvalid:
+      return "INVALID";
+  }
+  return "?";
+}
+
+PageReader::PageReader(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group, size_t column,
+                       std::string column_name, const PageReaderOptions& options)
+    : options_(options) {
+  where_ = input.name() + ": column " + column_name + ", row group " + std::to_string(row_group);
+  if (file.row_groups.at(row_group).columns.at(column).crypto_metadata)
+    fail("the column is encrypted: a key is needed");
+  ChunkRange range = chunk_range(file, row_group, column, input.size());
+  metadata_ = &*file.row_groups[row_group].columns[column].meta_data;
+  if (range.length > SIZE_MAX) fail("column chunk too large for this machine");
+  bytes_ = io::ByteRange::read(input, range.offset, static_cast<size_t>(range.length));
+  base_offset_ = range.offset;
+  codec_ = compression::make_codec(metadata_->codec);
+}
+
+PageReader::~PageReader() = default;
+
+void PageReader::fail(const std::string& what) const { throw Error(where_ + ": " + what); }
+
+std::string PageReader::where(const PageInfo& page) const {
+  return where_ + ", page " + std::to_string(page.index) + " (offset " + std::to_string(page.header_offset) + ")";
+}
+
+bool PageReader::values_complete() const { return values_seen_ >= metadata_->num_values; }
+
+bool PageReader::next(PageInfo& page) {
+  // Past the chunk's values, what remains is padding (or the next chunk for
+  // the PARQUET-816 extension), not pages.
+  if (pos_ >= bytes_.size() || values_complete()) return false;
+  page = PageInfo{};
+  page.index = next_index_++;
+  page.header_offset = base_offset_ + pos_;
+  size_t room = std::min<size_t>(bytes_.size() - pos_, options_.max_header_bytes);
+  try {
+    page.header_size =
+        static_cast<uint32_t>(format::decode_thrift(bytes_.data() + pos_, room, page.header, page.header_offset));
+  } catch (const Error& e) {
+    fail("page " + std::to_string(page.index) + ": corrupt page header: " + e.what());
+  }
+  const format::PageHeader& h = page.header;
+  if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0)
+    fail("page " + std::to_string(page.index) + ": negative page size in the header");
+  pos_ += page.header_size;
+  if (static_cast<size_t>(h.compressed_page_size) > bytes_.size() - pos_)
+    fail("page " + std::to_string(page.index) + ": " + std::to_string(h.compressed_page_size) +
+         " bytes of page data run past the end of the column chunk (" + std::to_string(bytes_.size() - pos_) +
+         " bytes left)");
+  page.payload = bytes_.span().subspan(pos_, static_cast<size_t>(h.compressed_page_size));
+  pos_ += page.payload.size();
+
+  if (h.type == PageType::DATA_PAGE && h.data_page_header) values_seen_ += h.data_page_header->num_values;
+  if (h.type == PageType::DATA_PAGE_V2 && h.data_page_header_v2) values_seen_ += h.data_page_header_v2->num_values;
+
+  if (h.crc) {
+    uint32_t crc = libdeflate_crc32(0, page.payload.data(), page.payload.size());
+    page.crc = crc == static_cast<uint32_t>(*h.crc) ? CrcStatus::kValid : CrcStatus::kInvalid;
+    if (page.crc == CrcStatus::kInvalid && options_.verify_crc)
+      throw Error(where(page) + ": page CRC mismatch (stored " + std::to_string(static_cast<uint32_t>(*h.crc)) +
+                  ", computed " + std::to_string(crc) + ")");
+  }
+  return true;
+}
+
+std::span<const uint8_t> PageReader::decompress(const PageInfo& page) {
+  const format::PageHeader& h = page.header;
+  const size_t size = static_cast<size_t>(h.uncompressed_page_size);
+  if (size > options_.max_page_bytes)
+    throw Error(where(page) + ": uncompressed page size " + std::to_string(size) + " exceeds the limit of " +
+                std::to_string(options_.max_page_bytes));
+  size_t levels = 0;
+  bool compressed = true;
+  if (h.type == PageType::DATA_PAGE_V2) {
+    if (!h.data_page_header_v2) throw Error(where(page) + ": DATA_PAGE_V2 without its header");
+    const auto& v2 = *h.data_page_header_v2;
+    if (v2.definition_levels_byte_length < 0 || v2.repetition_levels_byte_length < 0)
+      throw Error(where(page) + ": negative level lengths");
+    levels =
+        static_cast<size_t>(v2.definition_levels_byte_length) + static_cast<size_t>(v2.repetition_levels_byte_length);
+    if (levels > page.payload.size() || levels > size)
+      throw Error(where(page) + ": level lengths (" + std::to_string(levels) + " bytes) exceed the page");
+    compressed = v2.is_compressed.value_or(true);
+  }
+  if (metadata_->codec == format::CompressionCodec::UNCOMPRESSED || !compressed) {
+    if (page.payload.size() != size)
+      throw Error(where(page) + ": stored page is " + std::to_string(page.payload.size()) + " bytes, the header says " +
+                  std::to_string(size) + " uncompressed");
+    return page.payload;
+  }
+  scratch_.resize(size);
+  std::memcpy(scratch_.data(), page.payload.data(), levels);
+  std::span<const uint8_t> values = page.payload.subspan(levels);
+  size_t values_size = size - levels;
+  // An empty values section (all-null v2 pages) has nothing to decompress,
+  // and some codecs reject an empty stream.
+  if (values.empty() && values_size == 0) return scratch_.span();
+  try {
+    codec_->decompress(values, scratch_.data() + levels, values_size);
+  } catch (const Error& e) {
+    throw Error(where(page) + ": " + e.what());
+  }
+  return scratch_.span();
+}
+
+}  // namespace parq
