@@ -94,41 +94,54 @@ bool RleBitPackedDecoder::next_run() {
   return remaining_ > 0 || next_run();
 }
 
+// Writes the next n values of the current bit-packed run. The kernels read
+// up to the end of the stream, so whole groups go straight to `out`; only a
+// start inside a group of 8 passes through a small buffer.
+void RleBitPackedDecoder::unpack_packed(uint32_t* out, size_t n) {
+  const size_t w = static_cast<size_t>(bit_width_);
+  size_t done = 0;
+  if (size_t offset = packed_index_ % kGroup; offset != 0) {
+    const uint8_t* group = packed_ + packed_index_ / kGroup * w;
+    const size_t in_group = std::min(n, kGroup - offset);
+    uint32_t tmp[kGroup];
+    // The run's last group may be cut short (see next_run): unpack only the
+    // values it holds.
+    unpack_bits(group, static_cast<size_t>(end_ - group), offset + in_group, bit_width_, tmp);
+    std::memcpy(out, tmp + offset, in_group * sizeof(uint32_t));
+    done = in_group;
+  }
+  if (done < n) {
+    const uint8_t* group = packed_ + (packed_index_ + done) / kGroup * w;
+    unpack_bits(group, static_cast<size_t>(end_ - group), n - done, bit_width_, out + done);
+  }
+  packed_index_ += n;
+}
+
 template <class T>
 size_t RleBitPackedDecoder::decode_into(T* out, size_t n) {
   constexpr uint32_t kMax = max_of<T>();
+  // Widths whose every value fits T need no range check.
+  const bool checked = bit_width_ > bit_width_for(kMax);
   size_t done = 0;
-  uint32_t tmp[256];
   while (done < n) {
     if (remaining_ == 0 && !next_run()) break;
     size_t take = std::min(n - done, remaining_);
     if (rle_) {
       if (value_ > kMax) fail("value too large for its output type");
       std::fill_n(out + done, take, static_cast<T>(value_));
-      done += take;
-      remaining_ -= take;
-      continue;
-    }
-    // Bit-packed: unpack through a small buffer so that a start in the middle
-    // of a group of 8 and narrower outputs are handled alike.
-    take = std::min(take, sizeof(tmp) / sizeof(tmp[0]) - kGroup);
-    size_t first = packed_index_;
-    size_t group_start = first / kGroup * kGroup;
-    size_t span = first - group_start + take;
-    size_t bits_start = group_start * static_cast<size_t>(bit_width_) / 8;
-    unpack_bits(packed_ + bits_start, span, bit_width_, tmp);
-    const uint32_t* src = tmp + (first - group_start);
-    if constexpr (std::is_same_v<T, uint32_t>) {
-      std::memcpy(out + done, src, take * sizeof(uint32_t));
+    } else if constexpr (std::is_same_v<T, uint32_t>) {
+      unpack_packed(out + done, take);
     } else {
+      alignas(64) uint32_t tmp[512];
+      take = std::min(take, std::size(tmp));
+      unpack_packed(tmp, take);
       uint32_t max_seen = 0;
       for (size_t i = 0; i < take; ++i) {
-        max_seen |= src[i];
-        out[done + i] = static_cast<T>(src[i]);
+        max_seen |= tmp[i];
+        out[done + i] = static_cast<T>(tmp[i]);
       }
-      if (max_seen > kMax) fail("value too large for its output type");
+      if (checked && max_seen > kMax) fail("value too large for its output type");
     }
-    packed_index_ += take;
     remaining_ -= take;
     done += take;
   }
@@ -138,6 +151,16 @@ size_t RleBitPackedDecoder::decode_into(T* out, size_t n) {
 size_t RleBitPackedDecoder::decode(uint32_t* out, size_t n) { return decode_into(out, n); }
 size_t RleBitPackedDecoder::decode(int16_t* out, size_t n) { return decode_into(out, n); }
 size_t RleBitPackedDecoder::decode(uint8_t* out, size_t n) { return decode_into(out, n); }
+
+size_t RleBitPackedDecoder::next_piece(uint32_t* out, size_t n, bool& repeated, uint32_t& value) {
+  if (n == 0 || (remaining_ == 0 && !next_run())) return 0;
+  const size_t take = std::min(n, remaining_);
+  repeated = rle_;
+  value = value_;
+  if (!rle_) unpack_packed(out, take);
+  remaining_ -= take;
+  return take;
+}
 
 size_t RleBitPackedDecoder::skip(size_t n) {
   size_t done = 0;
@@ -188,58 +211,132 @@ void put_varint(Buffer& out, uint64_t v) {
 
 void RleBitPackedEncoder::end_rle_run() {
   put_varint(out_, uint64_t{repeat_count_} << 1);
-  int bytes = (bit_width_ + 7) / 8;
+  const int bytes = (bit_width_ + 7) / 8;
   for (int i = 0; i < bytes; ++i) out_.append_value(static_cast<uint8_t>(repeat_value_ >> (8 * i)));
   repeat_count_ = 0;
-  num_pending_ = 0;
 }
 
-// Moves the pending group of 8 into the open bit-packed run (opening one if
-// needed); `final` closes the run by writing its header byte.
-void RleBitPackedEncoder::flush_literals(bool final) {
-  if (num_pending_ > 0) {
+void RleBitPackedEncoder::close_literal_run() {
+  if (literal_header_at_ == SIZE_MAX) return;
+  out_.data()[literal_header_at_] = static_cast<uint8_t>((literal_groups_ << 1) | 1);
+  literal_header_at_ = SIZE_MAX;
+  literal_groups_ = 0;
+}
+
+// Packs whole groups into bit-packed runs of at most 63 groups each.
+void RleBitPackedEncoder::append_literal_groups(const uint32_t* values, size_t groups) {
+  const size_t w = static_cast<size_t>(bit_width_);
+  while (groups > 0) {
     if (literal_header_at_ == SIZE_MAX) {
       literal_header_at_ = out_.size();
       out_.append_value(uint8_t{0});
     }
-    std::fill(pending_ + num_pending_, pending_ + kGroup, 0u);
-    uint8_t* dst = out_.extend(static_cast<size_t>(bit_width_));
-    pack_bits(pending_, kGroup, bit_width_, dst);
-    ++literal_groups_;
-    num_pending_ = 0;
-  }
-  if ((final || literal_groups_ == kMaxLiteralGroups) && literal_header_at_ != SIZE_MAX) {
-    out_.data()[literal_header_at_] = static_cast<uint8_t>((literal_groups_ << 1) | 1);
-    literal_header_at_ = SIZE_MAX;
-    literal_groups_ = 0;
+    const size_t take = std::min(groups, kMaxLiteralGroups - literal_groups_);
+    pack_bits(values, take * kGroup, bit_width_, out_.extend(take * w));
+    literal_groups_ += take;
+    if (literal_groups_ == kMaxLiteralGroups) close_literal_run();
+    values += take * kGroup;
+    groups -= take;
   }
 }
 
-void RleBitPackedEncoder::put_one(uint32_t v) {
-  if (repeat_count_ > 0 && v == repeat_value_) {
-    ++repeat_count_;
-    if (repeat_count_ > kGroup) return;  // inside a long repeat: counted, not buffered
+namespace {
+
+inline bool uniform(const uint32_t* g) {
+  uint32_t diff = 0;
+  for (size_t i = 1; i < kGroup; ++i) diff |= g[i] ^ g[0];
+  return diff == 0;
+}
+
+// Length of the prefix of v[0, n) equal to x, eight at a time.
+inline size_t repeat_length(const uint32_t* v, size_t n, uint32_t x) {
+  size_t i = 0;
+  for (; i + kGroup <= n; i += kGroup) {
+    uint32_t diff = 0;
+    for (size_t k = 0; k < kGroup; ++k) diff |= v[i + k] ^ x;
+    if (diff != 0) break;
+  }
+  while (i < n && v[i] == x) ++i;
+  return i;
+}
+
+}  // namespace
+
+// A complete group of 8 starting where the last run ended: one value makes an
+// RLE run (which may grow), anything else is a literal group.
+void RleBitPackedEncoder::commit_group(const uint32_t* group) {
+  if (uniform(group)) {
+    close_literal_run();
+    repeat_value_ = group[0];
+    repeat_count_ = kGroup;
   } else {
-    if (repeat_count_ >= kGroup) end_rle_run();
-    repeat_value_ = v;
-    repeat_count_ = 1;
+    append_literal_groups(group, 1);
   }
-  pending_[num_pending_++] = v;
-  if (num_pending_ < kGroup) return;
-  if (repeat_count_ >= kGroup) {
-    // The whole group is one value: it becomes an RLE run. Close any open
-    // bit-packed run before it.
-    num_pending_ = 0;
-    flush_literals(true);
-    return;
+}
+
+void RleBitPackedEncoder::put_span(const uint32_t* v, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    if (repeat_count_ >= kGroup) {
+      const size_t len = repeat_length(v + i, n - i, repeat_value_);
+      repeat_count_ += len;
+      i += len;
+      if (i == n) return;  // the run may go on in the next put()
+      end_rle_run();
+      continue;
+    }
+    if (num_pending_ > 0) {
+      while (num_pending_ < kGroup && i < n) pending_[num_pending_++] = v[i++];
+      if (num_pending_ < kGroup) return;
+      num_pending_ = 0;
+      commit_group(pending_);
+      continue;
+    }
+    // On a group boundary: take consecutive literal groups straight from the
+    // input and pack them in one call.
+    size_t groups = 0;
+    while (i + (groups + 1) * kGroup <= n && !uniform(v + i + groups * kGroup)) ++groups;
+    if (groups > 0) {
+      append_literal_groups(v + i, groups);
+      i += groups * kGroup;
+    } else if (i + kGroup <= n) {
+      commit_group(v + i);
+      i += kGroup;
+    } else {
+      while (i < n) pending_[num_pending_++] = v[i++];
+    }
   }
-  flush_literals(false);
-  repeat_count_ = 0;  // the group went out as literals; a repeat must start afresh
+}
+
+void RleBitPackedEncoder::fail_width(const uint32_t* values, size_t n) const {
+  for (size_t i = 0; i < n; ++i)
+    if (bit_width_ < 32 && (values[i] >> bit_width_) != 0)
+      throw Error("RLE/bit-packed hybrid encoder: value " + std::to_string(values[i]) + " at index " +
+                  std::to_string(i) + " of the batch does not fit bit width " + std::to_string(bit_width_));
+  throw Error("RLE/bit-packed hybrid encoder: value does not fit the bit width");
 }
 
 template <class T>
 void RleBitPackedEncoder::put_values(const T* values, size_t n) {
-  for (size_t i = 0; i < n; ++i) put_one(static_cast<uint32_t>(values[i]));
+  // Values are widened (when narrower) and range-checked a chunk at a time,
+  // so a value that would spill into its neighbours' bits is an error, not
+  // a corrupt stream.
+  constexpr size_t kChunk = 1024;
+  alignas(64) uint32_t tmp[kChunk];
+  for (size_t start = 0; start < n; start += kChunk) {
+    const size_t len = std::min(kChunk, n - start);
+    const uint32_t* chunk;
+    if constexpr (std::is_same_v<T, uint32_t>) {
+      chunk = values + start;
+    } else {
+      for (size_t i = 0; i < len; ++i) tmp[i] = static_cast<uint32_t>(values[start + i]);
+      chunk = tmp;
+    }
+    uint32_t any = 0;
+    for (size_t i = 0; i < len; ++i) any |= chunk[i];
+    if (bit_width_ < 32 && (any >> bit_width_) != 0) fail_width(chunk, len);
+    put_span(chunk, len);
+  }
 }
 
 void RleBitPackedEncoder::put(const uint32_t* values, size_t n) { put_values(values, n); }
@@ -249,23 +346,39 @@ void RleBitPackedEncoder::put(const uint8_t* values, size_t n) { put_values(valu
 void RleBitPackedEncoder::flush(Buffer& out) {
   if (repeat_count_ >= kGroup) {
     end_rle_run();
-  } else if (repeat_count_ > 0 && repeat_count_ == num_pending_ && literal_header_at_ == SIZE_MAX) {
-    // Only a short repeat is pending: an RLE run is smaller than a padded group.
-    end_rle_run();
-  } else {
-    flush_literals(true);
+  } else if (num_pending_ > 0) {
+    bool same = true;
+    for (size_t i = 1; i < num_pending_; ++i) same &= pending_[i] == pending_[0];
+    if (same && literal_header_at_ == SIZE_MAX) {
+      // A short repeat alone: an RLE run is smaller than a padded group.
+      repeat_value_ = pending_[0];
+      repeat_count_ = num_pending_;
+      end_rle_run();
+    } else {
+      std::fill(pending_ + num_pending_, pending_ + kGroup, 0u);
+      append_literal_groups(pending_, 1);
+    }
+    num_pending_ = 0;
   }
-  flush_literals(true);
+  close_literal_run();
   out.append(out_.data(), out_.size());
   reset(bit_width_);
 }
 
+void RleBitPackedEncoder::flush_with_length_prefix(Buffer& out) {
+  const size_t at = out.size();
+  out.extend(4);
+  flush(out);
+  const size_t len = out.size() - at - 4;
+  if (len > UINT32_MAX) throw Error("RLE levels: " + std::to_string(len) + " bytes do not fit the length prefix");
+  const uint32_t len32 = static_cast<uint32_t>(len);
+  std::memcpy(out.data() + at, &len32, 4);
+}
+
 size_t RleBitPackedEncoder::max_encoded_size() const {
-  // Worst case: everything as bit-packed groups, one header per 63 groups,
-  // plus a pending RLE run.
-  size_t values = repeat_count_ + num_pending_ + kGroup;
-  size_t groups = (values + kGroup - 1) / kGroup;
-  return out_.size() + groups * static_cast<size_t>(bit_width_) + groups / kMaxLiteralGroups + 2 + 10 + 4;
+  // What is written plus the pending group (a literal group and its header)
+  // or the RLE run in progress (header varint and value).
+  return out_.size() + static_cast<size_t>(bit_width_) + 1 + 10 + 4;
 }
 
 }  // namespace parq::encoding

@@ -37,6 +37,12 @@ class RleBitPackedDecoder {
   // Skips up to n values; returns how many were skipped.
   size_t skip(size_t n);
 
+  // For consumers that treat runs differently (a dictionary gather fills a
+  // repeated index with one value): up to n values of the current run. A
+  // repeat sets `repeated` and `value` and writes nothing; bit-packed values
+  // go to `out`. Returns the count, 0 at the end of the stream.
+  size_t next_piece(uint32_t* out, size_t n, bool& repeated, uint32_t& value);
+
   int bit_width() const { return bit_width_; }
   // Bytes consumed by the runs started so far.
   size_t position() const { return static_cast<size_t>(pos_ - begin_); }
@@ -44,6 +50,7 @@ class RleBitPackedDecoder {
  private:
   template <class T>
   size_t decode_into(T* out, size_t n);
+  void unpack_packed(uint32_t* out, size_t n);
   bool next_run();
   [[noreturn]] void fail(const char* what) const;
 
@@ -73,6 +80,8 @@ class RleBitPackedEncoder {
 
   // Appends the runs of everything put since reset() to `out` and resets.
   void flush(Buffer& out);
+  // The same behind the 4-byte little-endian length of v1 page levels.
+  void flush_with_length_prefix(Buffer& out);
 
   // An upper bound of the bytes flush() would append now.
   size_t max_encoded_size() const;
@@ -82,16 +91,21 @@ class RleBitPackedEncoder {
  private:
   template <class T>
   void put_values(const T* values, size_t n);
-  void put_one(uint32_t v);
+  void put_span(const uint32_t* values, size_t n);
+  void commit_group(const uint32_t* group);
+  void append_literal_groups(const uint32_t* values, size_t groups);
+  void close_literal_run();
   void end_rle_run();
-  void flush_literals(bool final);
+  [[noreturn]] void fail_width(const uint32_t* values, size_t n) const;
 
   int bit_width_ = 0;
   Buffer out_;
-  // Values not yet committed to a run.
+  // Values of a group of 8 not yet committed to a run (the group starts
+  // where the last run ended).
   uint32_t pending_[8] = {};
   size_t num_pending_ = 0;
-  // Current repeat: value and count.
+  // An RLE run in progress (repeat_count_ >= 8) and its value; runs start on
+  // group boundaries and extend as far as the value repeats.
   uint32_t repeat_value_ = 0;
   size_t repeat_count_ = 0;
   // Open bit-packed run: where its header byte is reserved and how many

@@ -1,0 +1,238 @@
+// DELTA_BYTE_ARRAY decoder and encoder; see encoding/delta_byte_array.h.
+#include "parq/encoding/delta_byte_array.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "parq/error.h"
+
+namespace parq::encoding {
+namespace {
+
+// Copies n bytes in 16-byte steps: up to 15 bytes past both ends are read and
+// written, so the caller guarantees slack there (Buffer padding). Front
+// compression copies many short pieces, where memcpy's size dispatch costs
+// more than the copy.
+inline void copy_over(uint8_t* dst, const uint8_t* src, size_t n) {
+  for (size_t k = 0; k < n; k += 16) std::memcpy(dst + k, src + k, 16);
+}
+
+size_t common_prefix(const uint8_t* a, size_t a_len, const uint8_t* b, size_t b_len) {
+  const size_t n = std::min(a_len, b_len);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return i + static_cast<size_t>(std::countr_zero(x ^ y)) / 8;
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+}  // namespace
+
+// ---- decoder ---------------------------------------------------------------
+
+void DeltaByteArrayDecoder::reset(const uint8_t* data, size_t size) {
+  prefixes_.reset(data, size);
+  const size_t used = prefixes_.encoded_size();
+  suffixes_.reset(data + used, size - used);
+  if (prefixes_.total_count() != suffixes_.total_count())
+    throw Error("DELTA_BYTE_ARRAY: " + std::to_string(prefixes_.total_count()) + " prefix lengths but " +
+                std::to_string(suffixes_.total_count()) + " suffixes, at byte " + std::to_string(used) + " of " +
+                std::to_string(size));
+  chunk_pos_ = chunk_len_ = 0;
+  end_ = data + size;
+  previous_.clear();
+}
+
+void DeltaByteArrayDecoder::bad_prefix(size_t i, int32_t prefix, size_t previous) const {
+  throw Error("DELTA_BYTE_ARRAY: value " + std::to_string(total_count() - remaining() + i) + " has prefix length " +
+              std::to_string(prefix) + " but the previous value is " + std::to_string(previous) +
+              " bytes long (in the prefix-length stream)");
+}
+
+void DeltaByteArrayDecoder::bad_width(size_t i, size_t length, size_t width) const {
+  throw Error("DELTA_BYTE_ARRAY: FIXED_LEN_BYTE_ARRAY value " + std::to_string(total_count() - remaining() + i) +
+              " is " + std::to_string(length) + " bytes long, not " + std::to_string(width) +
+              " (in the suffix-length stream)");
+}
+
+// How many prefix lengths are ready (at most n), taking a chunk from the
+// stream when none are.
+size_t DeltaByteArrayDecoder::next_prefixes(size_t n) {
+  if (chunk_pos_ == chunk_len_) {
+    chunk_len_ = prefixes_.decode(chunk_, kChunk);
+    chunk_pos_ = 0;
+  }
+  return std::min(n, chunk_len_ - chunk_pos_);
+}
+
+size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
+  size_t done = 0;
+  while (done < n) {
+    size_t count = next_prefixes(n - done);
+    auto run = suffixes_.peek(count);
+    count = run.count;
+    if (count == 0) break;
+    const int32_t* prefix = chunk_ + chunk_pos_;
+    const int32_t* suffix = run.lengths;
+    // Negative prefixes make the total wrong, but fail below before use.
+    int64_t total = 0;
+    for (size_t i = 0; i < count; ++i) total += int64_t{prefix[i]} + suffix[i];
+    if (total < 0 || !out.fits(static_cast<size_t>(total))) {
+      int64_t fit = 0;
+      size_t k = 0;
+      for (; k < count; ++k) {
+        int64_t next = fit + std::max(prefix[k], 0) + suffix[k];
+        if (!out.fits(static_cast<size_t>(next))) break;
+        fit = next;
+      }
+      if (k == 0) break;
+      count = k;
+      total = fit;
+    }
+    Buffer& data = out.data_buffer();
+    Buffer& offsets_buffer = out.offsets_buffer();
+    const size_t data_before = data.size();
+    const size_t offsets_before = offsets_buffer.size();
+    uint8_t* base = data.extend(static_cast<size_t>(total));
+    uint8_t* const origin = data.data();
+    int32_t* offsets = reinterpret_cast<int32_t*>(offsets_buffer.extend(count * sizeof(int32_t)));
+    const uint8_t* src = run.bytes;
+    const uint8_t* prev = previous_.data();
+    size_t prev_len = previous_.size();
+    uint8_t* dst = base;
+    size_t suffix_bytes = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const int32_t p = prefix[i];
+      const size_t s = static_cast<size_t>(suffix[i]);
+      if (p < 0 || static_cast<size_t>(p) > prev_len) {
+        data.resize(data_before);
+        offsets_buffer.resize(offsets_before);
+        bad_prefix(done + i, p, prev_len);
+      }
+      copy_over(dst, prev, static_cast<size_t>(p));
+      if (end_ - src >= static_cast<ptrdiff_t>(s) + 16) {
+        copy_over(dst + p, src, s);
+      } else if (s != 0) {
+        std::memcpy(dst + p, src, s);
+      }
+      src += s;
+      suffix_bytes += s;
+      prev = dst;
+      prev_len = static_cast<size_t>(p) + s;
+      dst += prev_len;
+      offsets[i] = static_cast<int32_t>(dst - origin);
+    }
+    previous_.assign(prev, prev_len);
+    suffixes_.consume(count, suffix_bytes);
+    chunk_pos_ += count;
+    done += count;
+    if (count < run.count) break;
+  }
+  return done;
+}
+
+size_t DeltaByteArrayDecoder::decode(uint8_t* out, size_t n, size_t width) {
+  size_t done = 0;
+  while (done < n) {
+    size_t count = next_prefixes(n - done);
+    auto run = suffixes_.peek(count);
+    count = run.count;
+    if (count == 0) break;
+    const int32_t* prefix = chunk_ + chunk_pos_;
+    const int32_t* suffix = run.lengths;
+    const uint8_t* src = run.bytes;
+    const uint8_t* prev = previous_.data();
+    size_t prev_len = previous_.size();
+    uint8_t* dst = out + done * width;
+    size_t suffix_bytes = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const int32_t p = prefix[i];
+      const size_t s = static_cast<size_t>(suffix[i]);
+      if (p < 0 || static_cast<size_t>(p) > prev_len) bad_prefix(done + i, p, prev_len);
+      if (static_cast<size_t>(p) + s != width) bad_width(done + i, static_cast<size_t>(p) + s, width);
+      // memcpy with a null source is undefined even for 0 bytes.
+      if (p != 0) std::memcpy(dst, prev, static_cast<size_t>(p));
+      if (s != 0) std::memcpy(dst + p, src, s);
+      src += s;
+      suffix_bytes += s;
+      prev = dst;
+      prev_len = width;
+      dst += width;
+    }
+    previous_.assign(prev, prev_len);
+    suffixes_.consume(count, suffix_bytes);
+    chunk_pos_ += count;
+    done += count;
+  }
+  return done;
+}
+
+size_t DeltaByteArrayDecoder::skip(size_t n) {
+  // Later values may take their prefix from skipped ones, so skipped values
+  // are still rebuilt.
+  size_t done = 0;
+  while (done < n) {
+    skipped_.clear();
+    size_t got = decode(skipped_, std::min(n - done, kChunk));
+    if (got == 0) break;
+    done += got;
+  }
+  return done;
+}
+
+// ---- encoder ---------------------------------------------------------------
+
+template <class Next>
+void DeltaByteArrayEncoder::put_values(size_t n, Next next) {
+  constexpr size_t kChunk = 256;
+  int32_t prefix[kChunk];
+  int32_t suffix[kChunk];
+  const uint8_t* prev = previous_.data();
+  size_t prev_len = previous_.size();
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t k = std::min(kChunk, n - i);
+    for (size_t j = 0; j < k; ++j) {
+      auto [value, length] = next(i + j);
+      const size_t p = common_prefix(prev, prev_len, value, length);
+      prefix[j] = static_cast<int32_t>(p);
+      suffix[j] = static_cast<int32_t>(length - p);
+      suffixes_.append(value + p, length - p);
+      prev = value;
+      prev_len = length;
+    }
+    prefixes_.put(prefix, k);
+    suffix_lengths_.put(suffix, k);
+  }
+  // The caller's memory may change before the next put.
+  if (n > 0) {
+    Buffer copy;
+    copy.assign(prev, prev_len);
+    previous_ = std::move(copy);
+  }
+}
+
+void DeltaByteArrayEncoder::put(const int32_t* offsets, const uint8_t* data, size_t n) {
+  put_values(n, [&](size_t i) {
+    return std::pair{data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
+  });
+}
+
+void DeltaByteArrayEncoder::put(const uint8_t* values, size_t n, size_t width) {
+  put_values(n, [&](size_t i) { return std::pair{values + i * width, width}; });
+}
+
+void DeltaByteArrayEncoder::flush(Buffer& out) {
+  prefixes_.flush(out);
+  suffix_lengths_.flush(out);
+  out.append(suffixes_.data(), suffixes_.size());
+  suffixes_.clear();
+  previous_.clear();
+}
+
+}  // namespace parq::encoding

@@ -1,0 +1,260 @@
+// DictionaryDecoder; see encoding/dictionary_decoder.h. Indices are unpacked a
+// block of 512 at a time into an L1-resident buffer by the bit unpacking
+// kernels, the block's maximum is checked against the dictionary size, and
+// the gather runs over the block (hardware gathers where they beat loads).
+// Repeated indices are filled without materialising them.
+#include "parq/encoding/dictionary_decoder.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "parq/error.h"
+#include "parq/util/cpu.h"
+
+// GCC 12 flags the deliberately undefined source operand inside its own
+// gather intrinsics.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace parq::encoding {
+namespace {
+
+[[noreturn]] void fail_index(const uint32_t* indices, size_t n, size_t dictionary_size) {
+  for (size_t i = 0; i < n; ++i)
+    if (indices[i] >= dictionary_size)
+      throw Error("RLE_DICTIONARY: dictionary index " + std::to_string(indices[i]) +
+                  " out of range for a dictionary of " + std::to_string(dictionary_size) + " entries");
+  throw Error("RLE_DICTIONARY: dictionary index out of range");
+}
+
+uint32_t max_scalar(const uint32_t* v, size_t n) {
+  uint32_t m = 0;
+  for (size_t i = 0; i < n; ++i) m = std::max(m, v[i]);
+  return m;
+}
+
+__attribute__((target("avx2,bmi2"))) uint32_t max_avx2(const uint32_t* v, size_t n) {
+  __m256i m = _mm256_setzero_si256();
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) m = _mm256_max_epu32(m, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + i)));
+  __m128i h = _mm_max_epu32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+  h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+  h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+  uint32_t r = static_cast<uint32_t>(_mm_cvtsi128_si32(h));
+  for (; i < n; ++i) r = std::max(r, v[i]);
+  return r;
+}
+
+void check_indices(const uint32_t* v, size_t n, size_t dictionary_size) {
+  const uint32_t m = simd_level() >= SimdLevel::kAvx2 ? max_avx2(v, n) : max_scalar(v, n);
+  if (m >= dictionary_size) fail_index(v, n, dictionary_size);
+}
+
+// Gathers of 4- and 8-byte entries, by bit pattern.
+template <class U>
+void gather_scalar(const U* dict, const uint32_t* idx, size_t n, U* out) {
+  for (size_t i = 0; i < n; ++i) out[i] = dict[idx[i]];
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) void gather32_avx512(const uint32_t* dict,
+                                                                               const uint32_t* idx, size_t n,
+                                                                               uint32_t* out) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512i ix = _mm512_loadu_si512(idx + i);
+    _mm512_storeu_si512(out + i, _mm512_i32gather_epi32(ix, dict, 4));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) void gather64_avx512(const uint64_t* dict,
+                                                                               const uint32_t* idx, size_t n,
+                                                                               uint64_t* out) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i ix = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + i));
+    _mm512_storeu_si512(out + i, _mm512_i32gather_epi64(ix, dict, 8));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+
+__attribute__((target("avx2,bmi2"))) void gather32_avx2(const uint32_t* dict, const uint32_t* idx, size_t n,
+                                                        uint32_t* out) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i ix = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm256_i32gather_epi32(reinterpret_cast<const int*>(dict), ix, 4));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+
+__attribute__((target("avx2,bmi2"))) void gather64_avx2(const uint64_t* dict, const uint32_t* idx, size_t n,
+                                                        uint64_t* out) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m128i ix = _mm_loadu_si128(reinterpret_cast<const __m128i*>(idx + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm256_i32gather_epi64(reinterpret_cast<const long long*>(dict), ix, 8));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+
+// PARQ_DICT_GATHER=scalar|simd overrides the measured choice (benchmarks).
+bool hardware_gather() {
+  static const bool use = [] {
+    const char* env = std::getenv("PARQ_DICT_GATHER");
+    return env == nullptr || std::strcmp(env, "scalar") != 0;
+  }();
+  return use;
+}
+
+void gather(const uint32_t* dict, const uint32_t* idx, size_t n, uint32_t* out) {
+  const SimdLevel level = simd_level();
+  if (level == SimdLevel::kAvx512 && hardware_gather()) return gather32_avx512(dict, idx, n, out);
+  if (level == SimdLevel::kAvx2 && hardware_gather()) return gather32_avx2(dict, idx, n, out);
+  gather_scalar(dict, idx, n, out);
+}
+
+void gather(const uint64_t* dict, const uint32_t* idx, size_t n, uint64_t* out) {
+  const SimdLevel level = simd_level();
+  if (level == SimdLevel::kAvx512 && hardware_gather()) return gather64_avx512(dict, idx, n, out);
+  if (level == SimdLevel::kAvx2 && hardware_gather()) return gather64_avx2(dict, idx, n, out);
+  gather_scalar(dict, idx, n, out);
+}
+
+template <class T>
+void gather_typed(const T* dict, const uint32_t* idx, size_t n, T* out) {
+  if constexpr (sizeof(T) == 4) {
+    gather(reinterpret_cast<const uint32_t*>(dict), idx, n, reinterpret_cast<uint32_t*>(out));
+  } else if constexpr (sizeof(T) == 8) {
+    gather(reinterpret_cast<const uint64_t*>(dict), idx, n, reinterpret_cast<uint64_t*>(out));
+  } else {
+    gather_scalar(dict, idx, n, out);
+  }
+}
+
+}  // namespace
+
+void DictionaryDecoder::reset(const uint8_t* data, size_t size) {
+  if (size == 0) throw Error("RLE_DICTIONARY: the data page has no bit width byte (byte 0 of 0)");
+  if (data[0] > 32)
+    throw Error("RLE_DICTIONARY: index bit width " + std::to_string(data[0]) + " at byte 0 is above 32");
+  indices_.reset(data + 1, size - 1, data[0]);
+  repeated_ = false;
+  piece_pos_ = piece_end_ = 0;
+}
+
+bool DictionaryDecoder::refill() {
+  const size_t got = indices_.next_piece(block_, kBlock, repeated_, repeat_index_);
+  piece_pos_ = 0;
+  piece_end_ = got;
+  return got != 0;
+}
+
+// Feeds pieces of the index stream to `emit(indices or nullptr, index, take,
+// done)`, which returns how many values it produced.
+template <class Emit>
+size_t DictionaryDecoder::run(size_t n, size_t dictionary_size, Emit&& emit) {
+  size_t done = 0;
+  while (done < n) {
+    if (piece_pos_ == piece_end_ && !refill()) break;
+    const size_t take = std::min(n - done, piece_end_ - piece_pos_);
+    size_t made;
+    if (repeated_) {
+      if (repeat_index_ >= dictionary_size) fail_index(&repeat_index_, 1, dictionary_size);
+      made = emit(nullptr, repeat_index_, take, done);
+    } else {
+      const uint32_t* idx = block_ + piece_pos_;
+      check_indices(idx, take, dictionary_size);
+      made = emit(idx, 0u, take, done);
+    }
+    piece_pos_ += made;
+    done += made;
+    if (made < take) break;
+  }
+  return done;
+}
+
+template <class T>
+size_t DictionaryDecoder::decode(std::span<const T> dictionary, T* out, size_t n) {
+  const T* dict = dictionary.data();
+  return run(n, dictionary.size(), [&](const uint32_t* idx, uint32_t index, size_t take, size_t done) {
+    if (idx == nullptr) {
+      std::fill_n(out + done, take, dict[index]);
+    } else {
+      gather_typed(dict, idx, take, out + done);
+    }
+    return take;
+  });
+}
+
+template size_t DictionaryDecoder::decode(std::span<const int32_t>, int32_t*, size_t);
+template size_t DictionaryDecoder::decode(std::span<const int64_t>, int64_t*, size_t);
+template size_t DictionaryDecoder::decode(std::span<const float>, float*, size_t);
+template size_t DictionaryDecoder::decode(std::span<const double>, double*, size_t);
+template size_t DictionaryDecoder::decode(std::span<const Int96>, Int96*, size_t);
+
+size_t DictionaryDecoder::decode(const uint8_t* dictionary, size_t dictionary_size, size_t width, uint8_t* out,
+                                 size_t n) {
+  return run(n, dictionary_size, [&](const uint32_t* idx, uint32_t index, size_t take, size_t done) {
+    uint8_t* dst = out + done * width;
+    for (size_t i = 0; i < take; ++i, dst += width)
+      std::memcpy(dst, dictionary + (idx == nullptr ? index : idx[i]) * width, width);
+    return take;
+  });
+}
+
+size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, ByteArrayBatch& out, size_t n) {
+  const int32_t* offsets = dictionary.offsets();
+  const uint8_t* bytes = dictionary.data();
+  return run(n, dictionary.size(), [&](const uint32_t* idx, uint32_t index, size_t take, size_t) {
+    // Sizes first: how many of the values fit the batch, then one extend of
+    // each buffer and plain copies.
+    size_t fit = 0, total = 0;
+    for (; fit < take; ++fit) {
+      const uint32_t k = idx == nullptr ? index : idx[fit];
+      const size_t len = static_cast<size_t>(offsets[k + 1] - offsets[k]);
+      if (!out.fits(total + len)) break;
+      total += len;
+    }
+    if (fit == 0) return size_t{0};
+    Buffer& out_offsets = out.offsets_buffer();
+    Buffer& out_data = out.data_buffer();
+    int32_t end = static_cast<int32_t>(out_data.size());
+    uint8_t* dst = out_data.extend(total);
+    auto* off = reinterpret_cast<int32_t*>(out_offsets.extend(fit * sizeof(int32_t)));
+    for (size_t i = 0; i < fit; ++i) {
+      const uint32_t k = idx == nullptr ? index : idx[i];
+      const int32_t len = offsets[k + 1] - offsets[k];
+      if (len != 0) std::memcpy(dst, bytes + offsets[k], static_cast<size_t>(len));  // dst is null while empty
+      dst += len;
+      end += len;
+      off[i] = end;
+    }
+    return fit;
+  });
+}
+
+size_t DictionaryDecoder::decode_indices(uint32_t* out, size_t n, size_t dictionary_size) {
+  return run(n, dictionary_size, [&](const uint32_t* idx, uint32_t index, size_t take, size_t done) {
+    if (idx == nullptr) {
+      std::fill_n(out + done, take, index);
+    } else {
+      std::memcpy(out + done, idx, take * sizeof(uint32_t));
+    }
+    return take;
+  });
+}
+
+size_t DictionaryDecoder::skip(size_t n) {
+  const size_t buffered = std::min(n, piece_end_ - piece_pos_);
+  piece_pos_ += buffered;
+  return buffered + indices_.skip(n - buffered);
+}
+
+}  // namespace parq::encoding

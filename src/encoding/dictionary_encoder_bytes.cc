@@ -1,0 +1,208 @@
+// Dictionary encoding of BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values; see
+// encoding/dictionary_encoder.h. Each entry's bytes are stored once, in an
+// arena that is already the PLAIN dictionary page, and its 64-bit hash is
+// kept beside it so the table grows without re-hashing strings.
+#include <cstring>
+#include <string>
+
+#include "encoding/hash_table.h"
+#include "parq/encoding/dictionary_encoder.h"
+#include "parq/error.h"
+
+namespace parq::encoding {
+
+namespace {
+
+constexpr size_t kLengthPrefix = 4;
+// As for fixed-width values: tables larger than about L2 prefetch the slot
+// of a value some way ahead.
+constexpr size_t kCachedTableBytes = size_t{1} << 20;
+constexpr size_t kPrefetchDistance = 16;
+
+template <class T>
+const T* as(const Buffer& b) {
+  return b.data_as<T>();
+}
+
+}  // namespace
+
+// ---- BYTE_ARRAY ----------------------------------------------------------------
+
+struct ByteArrayDictionaryEncoder::Table {
+  HashedIndexTable map;
+  Buffer arena;   // the PLAIN page: per entry a 4-byte length, then the bytes
+  Buffer starts;  // uint64 per entry: where its length prefix is in arena
+  Buffer hashes;  // uint64 per entry
+
+  uint32_t add(HashedIndexTable::Slot* at, uint64_t hash, const uint8_t* p, uint32_t len) {
+    starts.append_value<uint64_t>(arena.size());
+    uint8_t* dst = arena.extend(kLengthPrefix + len);
+    std::memcpy(dst, &len, sizeof(len));
+    if (len != 0) std::memcpy(dst + kLengthPrefix, p, len);
+    hashes.append_value(hash);
+    return map.insert(at, hash, as<uint64_t>(hashes));
+  }
+
+  void clear() {
+    map.clear();
+    arena.clear();
+    starts.clear();
+    hashes.clear();
+  }
+};
+
+ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(DictionaryLimits limits)
+    : DictionaryEncoderBase(limits), table_(std::make_unique<Table>()) {}
+ByteArrayDictionaryEncoder::~ByteArrayDictionaryEncoder() = default;
+ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(ByteArrayDictionaryEncoder&&) noexcept = default;
+ByteArrayDictionaryEncoder& ByteArrayDictionaryEncoder::operator=(ByteArrayDictionaryEncoder&&) noexcept = default;
+
+size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* data, size_t n) {
+  Table& t = *table_;
+  uint32_t* out = begin_indices(n);
+  // Everything the probe reads is held in locals, refreshed after an
+  // insert: through t the compiler would reload each pointer per value.
+  const HashedIndexTable::Slot* slots = t.map.slots();
+  size_t mask = t.map.mask();
+  const uint8_t* arena = t.arena.data();
+  const uint64_t* starts = as<uint64_t>(t.starts);
+  auto equal = [&](uint32_t entry, const uint8_t* p, uint32_t len) {
+    const uint8_t* e = arena + starts[entry];
+    uint32_t elen;
+    std::memcpy(&elen, e, sizeof(elen));
+    return elen == len && hashing::bytes_equal(e + kLengthPrefix, p, len);
+  };
+  const bool prefetch = t.map.capacity() * sizeof(HashedIndexTable::Slot) > kCachedTableBytes;
+  size_t i = 0;
+  for (; i < n; ++i) {
+    int32_t begin = offsets[i];
+    int32_t end = offsets[i + 1];
+    if (end < begin) {
+      finish_indices(n, i);
+      throw Error("dictionary encoder: byte array offsets decrease at value " + std::to_string(i) + " (" +
+                  std::to_string(begin) + " then " + std::to_string(end) + ")");
+    }
+    if (prefetch && i + kPrefetchDistance < n) {
+      size_t j = i + kPrefetchDistance;
+      uint64_t ahead = hashing::hash_bytes(data + offsets[j], static_cast<size_t>(offsets[j + 1] - offsets[j]));
+      __builtin_prefetch(&slots[ahead & mask]);
+    }
+    const uint8_t* p = data + begin;
+    uint32_t len = static_cast<uint32_t>(end - begin);
+    uint64_t hash = hashing::hash_bytes(p, len);
+    uint32_t tag = HashedIndexTable::tag_of(hash);
+    size_t pos = hash & mask;
+    uint32_t index = UINT32_MAX;
+    for (;; pos = (pos + 1) & mask) {
+      const auto& s = slots[pos];
+      if (s.index_plus_one == 0) break;
+      if (s.tag == tag && equal(s.index_plus_one - 1, p, len)) {
+        index = s.index_plus_one - 1;
+        break;
+      }
+    }
+    if (index == UINT32_MAX) {
+      if (!fits(kLengthPrefix + len)) {
+        limit_reached_ = true;
+        break;
+      }
+      index = t.add(&t.map.slots()[pos], hash, p, len);
+      count_entry(kLengthPrefix + len);
+      slots = t.map.slots();
+      mask = t.map.mask();
+      arena = t.arena.data();
+      starts = as<uint64_t>(t.starts);
+    }
+    out[i] = index;
+  }
+  finish_indices(n, i);
+  return i;
+}
+
+void ByteArrayDictionaryEncoder::write_dictionary_page(Buffer& out) const {
+  out.append(table_->arena.data(), table_->arena.size());
+}
+
+void ByteArrayDictionaryEncoder::reset() {
+  reset_base();
+  table_->clear();
+}
+
+// ---- FIXED_LEN_BYTE_ARRAY ------------------------------------------------------
+
+struct FixedLenByteArrayDictionaryEncoder::Table {
+  HashedIndexTable map;
+  Buffer arena;   // the PLAIN page: the entries back to back
+  Buffer hashes;  // uint64 per entry
+
+  void clear() {
+    map.clear();
+    arena.clear();
+    hashes.clear();
+  }
+};
+
+FixedLenByteArrayDictionaryEncoder::FixedLenByteArrayDictionaryEncoder(int width, DictionaryLimits limits)
+    : DictionaryEncoderBase(limits), width_(width), table_(std::make_unique<Table>()) {
+  if (width < 0) throw Error("dictionary encoder: fixed-length byte array width " + std::to_string(width) + " < 0");
+}
+FixedLenByteArrayDictionaryEncoder::~FixedLenByteArrayDictionaryEncoder() = default;
+FixedLenByteArrayDictionaryEncoder::FixedLenByteArrayDictionaryEncoder(FixedLenByteArrayDictionaryEncoder&&) noexcept =
+    default;
+FixedLenByteArrayDictionaryEncoder& FixedLenByteArrayDictionaryEncoder::operator=(
+    FixedLenByteArrayDictionaryEncoder&&) noexcept = default;
+
+size_t FixedLenByteArrayDictionaryEncoder::put(const uint8_t* values, size_t n) {
+  Table& t = *table_;
+  const size_t w = static_cast<size_t>(width_);
+  uint32_t* out = begin_indices(n);
+  const HashedIndexTable::Slot* slots = t.map.slots();
+  size_t mask = t.map.mask();
+  const uint8_t* arena = t.arena.data();
+  const bool prefetch = t.map.capacity() * sizeof(HashedIndexTable::Slot) > kCachedTableBytes;
+  size_t i = 0;
+  for (; i < n; ++i) {
+    if (prefetch && i + kPrefetchDistance < n)
+      __builtin_prefetch(&slots[hashing::hash_bytes(values + (i + kPrefetchDistance) * w, w) & mask]);
+    const uint8_t* p = values + i * w;
+    uint64_t hash = hashing::hash_bytes(p, w);
+    uint32_t tag = HashedIndexTable::tag_of(hash);
+    size_t pos = hash & mask;
+    uint32_t index = UINT32_MAX;
+    for (;; pos = (pos + 1) & mask) {
+      const auto& s = slots[pos];
+      if (s.index_plus_one == 0) break;
+      if (s.tag == tag && hashing::bytes_equal(arena + (s.index_plus_one - 1) * w, p, w)) {
+        index = s.index_plus_one - 1;
+        break;
+      }
+    }
+    if (index == UINT32_MAX) {
+      if (!fits(w)) {
+        limit_reached_ = true;
+        break;
+      }
+      t.arena.append(p, w);
+      t.hashes.append_value(hash);
+      index = t.map.insert(&t.map.slots()[pos], hash, as<uint64_t>(t.hashes));
+      count_entry(w);
+      slots = t.map.slots();
+      mask = t.map.mask();
+      arena = t.arena.data();
+    }
+    out[i] = index;
+  }
+  finish_indices(n, i);
+  return i;
+}
+
+void FixedLenByteArrayDictionaryEncoder::write_dictionary_page(Buffer& out) const {
+  out.append(table_->arena.data(), table_->arena.size());
+}
+
+void FixedLenByteArrayDictionaryEncoder::reset() {
+  reset_base();
+  table_->clear();
+}
+
+}  // namespace parq::encoding

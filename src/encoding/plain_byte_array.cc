@@ -1,0 +1,214 @@
+// PLAIN BYTE_ARRAY: 4-byte little-endian length + bytes per value, decoded
+// into a ByteArrayBatch (Arrow offsets + data) and encoded back. The page is
+// untrusted: every length is checked against the bytes that remain before
+// anything is copied. Short values, the common case, are copied with a fixed
+// 16-byte move when the source has 16 readable bytes; the Buffer padding past
+// capacity absorbs the overshoot on the destination side.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "parq/encoding/plain.h"
+#include "parq/error.h"
+
+namespace parq::encoding {
+namespace {
+
+inline uint32_t load_u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// Copies len bytes in 16-byte steps: reads up to 15 bytes past src + len and
+// writes up to 15 past dst + len; callers guarantee both are addressable.
+inline void copy_chunks(uint8_t* dst, const uint8_t* src, size_t len) {
+  size_t k = 0;
+  do {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k), v);
+    k += 16;
+  } while (k < len);
+}
+
+// Copies 32 bytes; the caller has checked both sides have room.
+inline void copy32(uint8_t* dst, const uint8_t* src) {
+  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+  __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), a);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 16), b);
+}
+
+constexpr size_t kMaxBatchBytes = static_cast<size_t>(kMaxByteArrayBatchBytes);
+
+}  // namespace
+
+void PlainByteArrayDecoder::reset(const uint8_t* data, size_t size, size_t num_values) {
+  // Every value takes at least its 4-byte length.
+  if (num_values > size / 4)
+    throw Error("PLAIN BYTE_ARRAY: " + std::to_string(num_values) + " values need at least " +
+                std::to_string(num_values) + " * 4 bytes but the page ends at byte " + std::to_string(size));
+  begin_ = pos_ = data;
+  end_ = data + size;
+  num_values_ = num_values;
+  index_ = 0;
+}
+
+void PlainByteArrayDecoder::fail(const uint8_t* at, const char* what) const {
+  throw Error(std::string("PLAIN BYTE_ARRAY: ") + what + " at byte " + std::to_string(at - begin_) + " of " +
+              std::to_string(end_ - begin_) + " (value " + std::to_string(index_) + ")");
+}
+
+size_t PlainByteArrayDecoder::decode(ByteArrayBatch& batch, size_t n) {
+  n = std::min(n, num_values_ - index_);
+  if (n == 0) return 0;
+  Buffer& offsets_buf = batch.offsets_buffer();
+  Buffer& data_buf = batch.data_buffer();
+  int32_t* offsets = reinterpret_cast<int32_t*>(offsets_buf.extend(n * sizeof(int32_t))) - 1;
+  // The values cannot hold more bytes than remain in the page; reserve that,
+  // capped so that a small batch from a huge page does not over-allocate.
+  size_t out_size = data_buf.size();
+  size_t in_left = static_cast<size_t>(end_ - pos_);
+  data_buf.reserve(out_size + std::min(in_left, std::max<size_t>(n * 32, 1 << 16)));
+  uint8_t* out = data_buf.data();
+  size_t limit = std::min(data_buf.capacity(), kMaxBatchBytes);
+
+  const uint8_t* p = pos_;
+  const uint8_t* const end = end_;
+  const char* error = nullptr;
+  size_t i = 0;
+  for (; i < n; ++i) {
+    size_t avail = static_cast<size_t>(end - p);
+    if (__builtin_expect(avail < 4, 0)) {
+      error = "truncated length";
+      break;
+    }
+    size_t len = load_u32(p);
+    avail -= 4;
+    if (__builtin_expect(len > avail || out_size + len > limit, 0)) {
+      if (len > avail) {
+        error = "value length runs past the end of the page";
+        break;
+      }
+      if (out_size + len > kMaxBatchBytes) {
+        // A full batch ends the call; a value too long for any batch is an error.
+        if (out_size == 0) error = "value longer than 2^31-1 bytes";
+        break;
+      }
+      data_buf.resize(out_size);
+      data_buf.reserve(std::max(out_size + len, std::min(2 * data_buf.capacity(), out_size + in_left)));
+      out = data_buf.data();
+      limit = std::min(data_buf.capacity(), kMaxBatchBytes);
+    }
+    // A fixed 32-byte copy covers most values without a length-dependent
+    // branch (a loop over 16-byte chunks mispredicts on mixed lengths).
+    if (__builtin_expect(len <= 32 && avail >= 32, 1)) {
+      copy32(out + out_size, p + 4);
+    } else if (avail >= len + 16) {
+      copy_chunks(out + out_size, p + 4, len);
+    } else if (len != 0) {
+      std::memcpy(out + out_size, p + 4, len);
+    }
+    out_size += len;
+    offsets[i + 1] = static_cast<int32_t>(out_size);
+    p += 4 + len;
+  }
+  data_buf.resize(out_size);
+  offsets_buf.resize(offsets_buf.size() - (n - i) * sizeof(int32_t));
+  if (error != nullptr) {
+    index_ += i;
+    fail(p, error);
+  }
+  pos_ = p;
+  index_ += i;
+  return i;
+}
+
+size_t PlainByteArrayDecoder::skip(size_t n) {
+  n = std::min(n, num_values_ - index_);
+  const uint8_t* p = pos_;
+  const char* error = nullptr;
+  size_t i = 0;
+  for (; i < n; ++i) {
+    size_t avail = static_cast<size_t>(end_ - p);
+    if (avail < 4) {
+      error = "truncated length";
+      break;
+    }
+    size_t len = load_u32(p);
+    if (len > avail - 4) {
+      error = "value length runs past the end of the page";
+      break;
+    }
+    p += 4 + len;
+  }
+  if (error != nullptr) {
+    index_ += i;
+    fail(p, error);
+  }
+  pos_ = p;
+  index_ += n;
+  return n;
+}
+
+void PlainByteArrayEncoder::put(const ByteArrayBatch& values) {
+  put(std::span<const int32_t>(values.offsets(), values.size() + 1),
+      std::span<const uint8_t>(values.data(), values.data_size()));
+}
+
+void PlainByteArrayEncoder::put(std::span<const int32_t> offsets, std::span<const uint8_t> data) {
+  if (offsets.size() < 2) return;
+  size_t n = offsets.size() - 1;
+  const int32_t* o = offsets.data();
+  // Validate up front: offsets never decrease and stay inside `data`.
+  bool decreasing = false;
+  for (size_t i = 0; i < n; ++i) decreasing |= o[i + 1] < o[i];
+  if (decreasing || o[0] < 0 || static_cast<size_t>(o[n]) > data.size())
+    throw Error("PLAIN BYTE_ARRAY encoder: offsets decrease or run past the " + std::to_string(data.size()) +
+                " data bytes (at byte " + std::to_string(out_.size()) + " of the output)");
+  size_t total = n * 4 + static_cast<size_t>(o[n] - o[0]);
+  uint8_t* dst = out_.extend(total);
+  const uint8_t* src = data.data();
+  // Values with 32 (16) readable bytes behind their end in `data` are copied
+  // in whole 32 (16) byte chunks; the output overshoot lands in the Buffer
+  // padding or is overwritten by the next value.
+  const size_t safe_end = data.size() >= 16 ? data.size() - 16 : 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t len = static_cast<uint32_t>(o[i + 1] - o[i]);
+    std::memcpy(dst, &len, 4);
+    dst += 4;
+    if (len <= 32 && static_cast<size_t>(o[i]) + 32 <= data.size()) {
+      copy32(dst, src + o[i]);
+    } else if (static_cast<size_t>(o[i + 1]) <= safe_end) {
+      copy_chunks(dst, src + o[i], len);
+    } else if (len != 0) {
+      std::memcpy(dst, src + o[i], len);
+    }
+    dst += len;
+  }
+}
+
+void PlainByteArrayEncoder::put(const std::string_view* values, size_t n) {
+  size_t total = 4 * n;
+  bool too_long = false;
+  for (size_t i = 0; i < n; ++i) {
+    total += values[i].size();
+    too_long |= values[i].size() > kMaxBatchBytes;
+  }
+  if (too_long)
+    throw Error("PLAIN BYTE_ARRAY encoder: a value is longer than 2^31-1 bytes (at byte " +
+                std::to_string(out_.size()) + " of the output)");
+  uint8_t* dst = out_.extend(total);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t len = static_cast<uint32_t>(values[i].size());
+    std::memcpy(dst, &len, 4);
+    if (len != 0) std::memcpy(dst + 4, values[i].data(), len);
+    dst += 4 + len;
+  }
+}
+
+void PlainByteArrayEncoder::flush(Buffer& out) { detail::move_or_append(out_, out); }
+
+}  // namespace parq::encoding

@@ -1,0 +1,161 @@
+// DictionaryDecoder: gathers of every value type through RLE and bit-packed
+// indices at every SIMD level, byte arrays that fill a batch, skips, and
+// malformed pages (bad width, out-of-range indices).
+#include "parq/encoding/dictionary_decoder.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "parq/error.h"
+#include "parq/util/cpu.h"
+
+namespace parq::encoding {
+namespace {
+
+using ::testing::HasSubstr;
+
+Buffer page_of(const std::vector<uint32_t>& indices, int width) {
+  Buffer page;
+  page.append_value(static_cast<uint8_t>(width));
+  RleBitPackedEncoder enc(width);
+  enc.put(indices.data(), indices.size());
+  enc.flush(page);
+  return page;
+}
+
+std::vector<uint32_t> random_indices(size_t n, size_t entries, std::mt19937& rng) {
+  std::vector<uint32_t> v(n);
+  for (size_t i = 0; i < n;) {
+    uint32_t x = static_cast<uint32_t>(rng() % entries);
+    size_t run = rng() % 4 == 0 ? 1 + rng() % 100 : 1;
+    for (size_t k = 0; k < run && i < n; ++k) v[i++] = x;
+  }
+  return v;
+}
+
+std::vector<SimdLevel> levels() {
+  std::vector<SimdLevel> out;
+  for (SimdLevel l : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512})
+    if (l <= detected_simd_level()) out.push_back(l);
+  return out;
+}
+
+template <class T>
+T entry(size_t i) {
+  if constexpr (std::is_same_v<T, Int96>) {
+    return Int96{{static_cast<uint32_t>(i), static_cast<uint32_t>(i * 7), 42}};
+  } else {
+    return static_cast<T>(i * 3 + 1);
+  }
+}
+
+template <class T>
+void check_type() {
+  std::mt19937 rng(1);
+  for (size_t entries : {1u, 100u, 100000u}) {
+    std::vector<T> dict(entries);
+    for (size_t i = 0; i < entries; ++i) dict[i] = entry<T>(i);
+    const int width = bit_width_for(entries - 1);
+    for (size_t n : {0u, 1u, 7u, 8u, 9u, 127u, 128u, 129u, 5000u}) {
+      auto idx = random_indices(n, entries, rng);
+      auto page = page_of(idx, width);
+      for (SimdLevel level : levels()) {
+        set_simd_level(level);
+        DictionaryDecoder dec(page.data(), page.size());
+        std::vector<T> out(n);
+        size_t at = 0;
+        while (at < n) {
+          size_t got = dec.decode(std::span<const T>(dict), out.data() + at, std::min<size_t>(n - at, 1 + at % 700));
+          ASSERT_GT(got, 0u);
+          at += got;
+        }
+        for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], dict[idx[i]]) << to_string(level) << " " << i;
+      }
+    }
+  }
+  set_simd_level(detected_simd_level());
+}
+
+TEST(DictionaryDecoder, Int32) { check_type<int32_t>(); }
+TEST(DictionaryDecoder, Int64) { check_type<int64_t>(); }
+TEST(DictionaryDecoder, Float) { check_type<float>(); }
+TEST(DictionaryDecoder, Double) { check_type<double>(); }
+TEST(DictionaryDecoder, Int96) { check_type<Int96>(); }
+
+TEST(DictionaryDecoder, FixedLenByteArrays) {
+  std::mt19937 rng(2);
+  const size_t width = 5, entries = 300;
+  std::vector<uint8_t> dict(entries * width);
+  for (auto& b : dict) b = static_cast<uint8_t>(rng());
+  auto idx = random_indices(3001, entries, rng);
+  auto page = page_of(idx, 9);
+  DictionaryDecoder dec(page.data(), page.size());
+  std::vector<uint8_t> out(idx.size() * width);
+  ASSERT_EQ(dec.decode(dict.data(), entries, width, out.data(), idx.size()), idx.size());
+  for (size_t i = 0; i < idx.size(); ++i)
+    ASSERT_TRUE(std::equal(out.begin() + i * width, out.begin() + (i + 1) * width, dict.begin() + idx[i] * width));
+}
+
+TEST(DictionaryDecoder, ByteArraysAndSkip) {
+  std::mt19937 rng(3);
+  ByteArrayBatch dict;
+  for (int i = 0; i < 50; ++i) dict.append(std::string(static_cast<size_t>(i % 9), static_cast<char>('a' + i % 26)));
+  auto idx = random_indices(4000, 50, rng);
+  auto page = page_of(idx, 6);
+  DictionaryDecoder dec(page.data(), page.size());
+  ByteArrayBatch out;
+  std::vector<uint32_t> expected;
+  size_t at = 0;
+  while (at < idx.size()) {
+    size_t s = dec.skip(rng() % 40);
+    at += s;
+    size_t got = dec.decode(dict, out, 1 + rng() % 300);
+    for (size_t k = 0; k < got; ++k) expected.push_back(idx[at + k]);
+    at += got;
+    if (got == 0 && s == 0) break;
+  }
+  ASSERT_EQ(out.size(), expected.size());
+  for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out.value(i), dict.value(expected[i])) << i;
+}
+
+TEST(DictionaryDecoder, IndicesOutOfRange) {
+  auto error_of = [](const std::vector<uint32_t>& idx, int width, size_t entries) -> std::string {
+    auto page = page_of(idx, width);
+    std::vector<int64_t> dict(entries, 5), out(idx.size());
+    try {
+      DictionaryDecoder dec(page.data(), page.size());
+      dec.decode(std::span<const int64_t>(dict), out.data(), idx.size());
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  // Bit-packed and repeated indices alike.
+  EXPECT_THAT(error_of({0, 1, 17, 2, 3, 4, 5, 6, 7}, 5, 10),
+              HasSubstr("dictionary index 17 out of range for a dictionary of 10 entries"));
+  EXPECT_THAT(error_of(std::vector<uint32_t>(100, 12), 4, 10), HasSubstr("dictionary index 12 out of range"));
+  EXPECT_THAT(error_of({0}, 1, 0), HasSubstr("dictionary of 0 entries"));
+  EXPECT_EQ(error_of({0, 1, 9}, 4, 10), "no error");
+}
+
+TEST(DictionaryDecoder, MalformedPages) {
+  uint8_t wide[] = {33, 0x02, 0x00};
+  EXPECT_THROW(DictionaryDecoder(wide, sizeof wide), Error);
+  EXPECT_THROW(DictionaryDecoder(wide, 0), Error);
+  // A run promising more values than the page holds yields what is there.
+  uint8_t short_run[] = {4, 0x0b, 0x21};  // 5 groups of width 4, one byte present
+  DictionaryDecoder dec(short_run, sizeof short_run);
+  std::vector<int32_t> dict(16, 1), out(40);
+  EXPECT_EQ(dec.decode(std::span<const int32_t>(dict), out.data(), 40), 2u);
+  // Width 0: every index is 0.
+  uint8_t zero[] = {0, 0x10};  // RLE run of 8 zeros, no value bytes
+  DictionaryDecoder z(zero, sizeof zero);
+  EXPECT_EQ(z.decode(std::span<const int32_t>(dict), out.data(), 40), 8u);
+}
+
+}  // namespace
+}  // namespace parq::encoding
