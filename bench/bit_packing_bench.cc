@@ -100,7 +100,7 @@ void BM_Pack32(benchmark::State& state) {
   }
   finish(state, kValues, 4);
 }
-BENCHMARK(BM_Pack32)->ArgsProduct({benchmark::CreateDenseRange(1, 32, 1), {0, 1}});
+BENCHMARK(BM_Pack32)->ArgsProduct({benchmark::CreateDenseRange(1, 32, 1), {0, 1, 2}});
 
 void BM_Pack64(benchmark::State& state) {
   const int width = static_cast<int>(state.range(0));

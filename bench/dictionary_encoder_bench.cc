@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "parq/encoding/dictionary_decoder.h"
 #include "parq/encoding/dictionary_encoder.h"
 
 namespace {
@@ -168,6 +169,33 @@ const bool registered = [] {
   register_type<FixedLenInput>("FixedLen16");
   return true;
 }();
+
+// The other side of the String16 bar: decoding the same kind of page back
+// into a ByteArrayBatch, 32K values at a time (the output stays in L2).
+void BM_DictionaryDecodeString16(benchmark::State& state) {
+  StringInput input(static_cast<size_t>(state.range(0)));
+  auto enc = input.encoder();
+  input.put(enc, true);
+  enc.clear_indices();
+  constexpr size_t kChunk = 32 * 1024;
+  std::vector<Buffer> pages;
+  for (size_t i = 0; i < kPage; i += kChunk) {
+    enc.put(input.page.offsets() + i, input.page.data(), kChunk);
+    pages.emplace_back();
+    enc.write_indices(pages.back());
+  }
+  ByteArrayBatch out;
+  for (auto _ : state) {
+    for (const Buffer& page : pages) {
+      out.clear();
+      DictionaryDecoder dec(page.data(), page.size());
+      benchmark::DoNotOptimize(dec.decode(input.distinct, out, kChunk));
+    }
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kPage));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * input.bytes()));
+}
+BENCHMARK(BM_DictionaryDecodeString16)->ArgName("distinct")->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
 
 // memcpy of 4, 8, 12 and 16 bytes a value.
 BENCHMARK(BM_Memcpy)->ArgName("value_bytes")->Arg(4)->Arg(8)->Arg(12)->Arg(16)->Unit(benchmark::kMicrosecond);

@@ -28,6 +28,26 @@ bool written_before_parquet_816_fix(const format::FileMetaData& file) {
   return patch < 9;
 }
 
+// The most a codec can expand `stored` bytes to (with slack for headers);
+// unbounded for BROTLI and ZSTD, whose long repeats reach any ratio.
+uint64_t max_expansion(format::CompressionCodec codec, uint64_t stored) {
+  using format::CompressionCodec;
+  switch (codec) {
+    case CompressionCodec::UNCOMPRESSED:
+      return stored;
+    case CompressionCodec::SNAPPY:
+      return stored * 32 + 64;
+    case CompressionCodec::LZ4:
+    case CompressionCodec::LZ4_RAW:
+    case CompressionCodec::LZO:
+      return stored * 256 + 64;
+    case CompressionCodec::GZIP:
+      return stored * 1100 + 64;
+    default:
+      return UINT64_MAX;
+  }
+}
+
 }  // namespace
 
 ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_t column, uint64_t file_size) {
@@ -66,10 +86,16 @@ const char* to_string(CrcStatus status) {
 PageReader::PageReader(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group, size_t column,
                        std::string column_name, const PageReaderOptions& options)
     : options_(options) {
+  name_ = input.name();
   where_ = input.name() + ": column " + column_name + ", row group " + std::to_string(row_group);
   if (file.row_groups.at(row_group).columns.at(column).crypto_metadata)
     fail("the column is encrypted: a key is needed");
-  ChunkRange range = chunk_range(file, row_group, column, input.size());
+  ChunkRange range;
+  try {
+    range = chunk_range(file, row_group, column, input.size());
+  } catch (const Error& e) {
+    fail(e.what());
+  }
   metadata_ = &*file.row_groups[row_group].columns[column].meta_data;
   if (range.length > SIZE_MAX) fail("column chunk too large for this machine");
   bytes_ = io::ByteRange::read(input, range.offset, static_cast<size_t>(range.length));
@@ -144,6 +170,9 @@ std::span<const uint8_t> PageReader::decompress(const PageInfo& page) {
       throw Error(where(page) + ": level lengths (" + std::to_string(levels) + " bytes) exceed the page");
     compressed = v2.is_compressed.value_or(true);
   }
+  if (uint64_t limit = max_expansion(metadata_->codec, page.payload.size()); size > limit)
+    throw Error(where(page) + ": " + std::to_string(page.payload.size()) + " stored bytes cannot expand to the " +
+                std::to_string(size) + " bytes the header claims with " + format::to_string(metadata_->codec));
   if (metadata_->codec == format::CompressionCodec::UNCOMPRESSED || !compressed) {
     if (page.payload.size() != size)
       throw Error(where(page) + ": stored page is " + std::to_string(page.payload.size()) + " bytes, the header says " +

@@ -31,16 +31,6 @@ inline void unpack32_block(const uint8_t* in, uint32_t* out) {
   (std::make_index_sequence<N>{});
 }
 
-template <int W>
-size_t unpack32_width(const uint8_t* in, size_t readable, size_t count, uint32_t* out) {
-  // Bytes a block starting on a byte boundary may load.
-  constexpr size_t kReach32 = 31 * W / 8 + 8;
-  constexpr size_t kReach8 = 7 * W / 8 + 8;
-  size_t i = 0;
-  for (; i + 32 <= count && i / 8 * W + kReach32 <= readable; i += 32) unpack32_block<W, 32>(in + i / 8 * W, out + i);
-  for (; i + 8 <= count && i / 8 * W + kReach8 <= readable; i += 8) unpack32_block<W, 8>(in + i / 8 * W, out + i);
-  return i;
-}
 
 // 64-bit values may straddle 9 bytes (shift + width > 64): the ninth byte
 // supplies the top bits.
@@ -60,13 +50,26 @@ inline void unpack64_block(const uint8_t* in, uint64_t* out) {
   (std::make_index_sequence<N>{});
 }
 
-template <int W>
-size_t unpack64_width(const uint8_t* in, size_t readable, size_t count, uint64_t* out) {
-  constexpr size_t kReach32 = 31 * W / 8 + 9;
-  constexpr size_t kReach8 = 7 * W / 8 + 9;
+template <int W, int N, class T>
+inline void unpack_block(const uint8_t* in, T* out) {
+  if constexpr (sizeof(T) == 4) {
+    unpack32_block<W, N>(in, out);
+  } else {
+    unpack64_block<W, N>(in, out);
+  }
+}
+
+// Blocks of 32 then 8 values while their loads stay within `readable`: a
+// block starting on a byte boundary loads 8 bytes (9 for 64-bit values) from
+// its last value's first byte.
+template <class T, int W>
+size_t unpack_width(const uint8_t* in, size_t readable, size_t count, T* out) {
+  constexpr size_t kLoad = sizeof(T) == 4 ? 8 : 9;
+  constexpr size_t kReach32 = 31 * W / 8 + kLoad;
+  constexpr size_t kReach8 = 7 * W / 8 + kLoad;
   size_t i = 0;
-  for (; i + 32 <= count && i / 8 * W + kReach32 <= readable; i += 32) unpack64_block<W, 32>(in + i / 8 * W, out + i);
-  for (; i + 8 <= count && i / 8 * W + kReach8 <= readable; i += 8) unpack64_block<W, 8>(in + i / 8 * W, out + i);
+  for (; i + 32 <= count && i / 8 * W + kReach32 <= readable; i += 32) unpack_block<W, 32>(in + i / 8 * W, out + i);
+  for (; i + 8 <= count && i / 8 * W + kReach8 <= readable; i += 8) unpack_block<W, 8>(in + i / 8 * W, out + i);
   return i;
 }
 
@@ -110,11 +113,11 @@ using Pack64Width = size_t (*)(const uint64_t*, size_t, uint8_t*);
 
 template <size_t... W>
 constexpr std::array<Unpack32Width, sizeof...(W)> unpack32_table(std::index_sequence<W...>) {
-  return {&unpack32_width<static_cast<int>(W) + 1>...};
+  return {&unpack_width<uint32_t, static_cast<int>(W) + 1>...};
 }
 template <size_t... W>
 constexpr std::array<Unpack64Width, sizeof...(W)> unpack64_table(std::index_sequence<W...>) {
-  return {&unpack64_width<static_cast<int>(W) + 1>...};
+  return {&unpack_width<uint64_t, static_cast<int>(W) + 1>...};
 }
 template <size_t... W>
 constexpr std::array<Pack32Width, sizeof...(W)> pack32_table(std::index_sequence<W...>) {
@@ -233,7 +236,17 @@ Unpack64Kernel unpack64_kernel(SimdLevel level) {
   return level == SimdLevel::kAvx512 ? &unpack64_avx512 : &unpack64_scalar;
 }
 
-Pack32Kernel pack32_kernel(SimdLevel level) { return level == SimdLevel::kScalar ? &pack32_scalar : &pack32_bmi2; }
+Pack32Kernel pack32_kernel(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::kAvx512:
+      return &pack32_avx512;
+    case SimdLevel::kAvx2:
+      return &pack32_bmi2;
+    case SimdLevel::kScalar:
+      break;
+  }
+  return &pack32_scalar;
+}
 
 }  // namespace detail
 

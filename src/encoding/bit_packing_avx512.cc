@@ -143,4 +143,96 @@ PARQ_AVX512 size_t unpack64_avx512(const uint8_t* in, size_t readable, size_t co
   return done + unpack64_scalar(in + skip, readable - skip, count - done, bit_width, out + done);
 }
 
+// ---- pack ------------------------------------------------------------------
+
+namespace {
+
+// 16 values of width 8 < w <= 32 to 2w bytes (used for 16 < w < 32): each value, zero-extended to
+// 64 bits and shifted by its bit offset within its first byte, spans at most
+// 5 bytes; its bytes go to their output positions with a two-source byte
+// permute. Neighbours share at most one byte and values two apart none, so
+// the even values and the odd values each permute without collisions and an
+// OR joins them.
+struct PackPlan {
+  alignas(64) uint8_t even[64];
+  alignas(64) uint8_t odd[64];
+  alignas(64) uint64_t shift_lo[8];
+  alignas(64) uint64_t shift_hi[8];
+  uint64_t even_mask = 0, odd_mask = 0, store_mask = 0;
+
+  static PackPlan make(int w) {
+    PackPlan p{};
+    for (int i = 0; i < 16; ++i) {
+      const int bit = i * w;
+      (i < 8 ? p.shift_lo[i] : p.shift_hi[i - 8]) = static_cast<uint64_t>(bit % 8);
+      const int first = bit / 8, last = (bit + w - 1) / 8;
+      for (int byte = first; byte <= last; ++byte) {
+        // Byte (byte - first) of value i's lane: lane i % 8 of the low (i < 8)
+        // or high (index bit 6) register.
+        const auto src = static_cast<uint8_t>((i >= 8 ? 64 : 0) + (i % 8) * 8 + (byte - first));
+        if (i % 2 == 0) {
+          p.even[byte] = src;
+          p.even_mask |= uint64_t{1} << byte;
+        } else {
+          p.odd[byte] = src;
+          p.odd_mask |= uint64_t{1} << byte;
+        }
+      }
+    }
+    p.store_mask = w == 32 ? ~uint64_t{0} : (uint64_t{1} << (2 * w)) - 1;
+    return p;
+  }
+};
+
+PARQ_AVX512 size_t pack32_permute(const uint32_t* in, size_t count, int w, uint8_t* out) {
+  static const std::array<PackPlan, 33> plans = [] {
+    std::array<PackPlan, 33> a{};
+    for (int i = 9; i <= 32; ++i) a[i] = PackPlan::make(i);
+    return a;
+  }();
+  const PackPlan& p = plans[w];
+  const __m512i even = _mm512_load_si512(p.even);
+  const __m512i odd = _mm512_load_si512(p.odd);
+  const __m512i shift_lo = _mm512_load_si512(p.shift_lo);
+  const __m512i shift_hi = _mm512_load_si512(p.shift_hi);
+  const size_t stride = 2 * static_cast<size_t>(w);
+  const size_t blocks = count / 16;
+  for (size_t b = 0; b < blocks; ++b) {
+    const __m512i lo = _mm512_sllv_epi64(
+        _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 16 * b))), shift_lo);
+    const __m512i hi = _mm512_sllv_epi64(
+        _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 16 * b + 8))), shift_hi);
+    const __m512i v = _mm512_or_si512(_mm512_maskz_permutex2var_epi8(p.even_mask, lo, even, hi),
+                                      _mm512_maskz_permutex2var_epi8(p.odd_mask, lo, odd, hi));
+    _mm512_mask_storeu_epi8(out + b * stride, p.store_mask, v);
+  }
+  return blocks * 16;
+}
+
+// Width 16: truncate each value to its low half.
+PARQ_AVX512 size_t pack32_halves(const uint32_t* in, size_t count, uint8_t* out) {
+  size_t i = 0;
+  for (; i + 16 <= count; i += 16)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 2 * i), _mm512_cvtepi32_epi16(_mm512_loadu_si512(in + i)));
+  return i;
+}
+
+}  // namespace
+
+PARQ_AVX512 size_t pack32_avx512(const uint32_t* in, size_t count, int bit_width, uint8_t* out, size_t writable) {
+  // Below 16 bits the PEXT kernel is faster than the permutes.
+  if (bit_width < 16) return pack32_bmi2(in, count, bit_width, out, writable);
+  size_t done;
+  if (bit_width == 32) {
+    done = count / 8 * 8;
+    std::memcpy(out, in, done * 4);
+  } else if (bit_width == 16) {
+    done = pack32_halves(in, count, out);
+  } else {
+    done = pack32_permute(in, count, bit_width, out);
+  }
+  const size_t w = static_cast<size_t>(bit_width);
+  return done + pack32_scalar(in + done, count - done, bit_width, out + done / 8 * w, writable - done / 8 * w);
+}
+
 }  // namespace parq::encoding::detail

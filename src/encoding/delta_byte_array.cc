@@ -1,12 +1,15 @@
 // DELTA_BYTE_ARRAY decoder and encoder; see encoding/delta_byte_array.h.
 #include "parq/encoding/delta_byte_array.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
 
 #include "parq/error.h"
+#include "parq/util/cpu.h"
 
 namespace parq::encoding {
 namespace {
@@ -29,6 +32,106 @@ size_t common_prefix(const uint8_t* a, size_t a_len, const uint8_t* b, size_t b_
     if (x != y) return i + static_cast<size_t>(std::countr_zero(x ^ y)) / 8;
   }
   while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+// Rebuilds values [0, count) of a chunk into dst (room for all of them, with
+// Buffer padding after): value i is the first prefix[i] bytes of the value
+// before it, then suffix[i] bytes from src. `prev`/`prev_len` is the value
+// before the first on entry and the last one rebuilt on return; offsets[i]
+// gets the end of value i relative to origin. Returns count, or the index of
+// the first value whose prefix length is negative or longer than the value
+// before it (nothing of it written).
+struct Rebuild {
+  const int32_t* prefix;
+  const int32_t* suffix;
+  size_t count;
+  const uint8_t* src;
+  const uint8_t* src_end;  // of the input: bounds over-reading copies
+  uint8_t* dst;
+  const uint8_t* origin;
+  int32_t* offsets;
+  const uint8_t* prev;
+  size_t prev_len;
+};
+
+// Portable: the prefix is copied from the previous value in memory.
+size_t rebuild_scalar(Rebuild& r) {
+  const uint8_t* src = r.src;
+  const uint8_t* prev = r.prev;
+  size_t prev_len = r.prev_len;
+  uint8_t* dst = r.dst;
+  size_t i = 0;
+  for (; i < r.count; ++i) {
+    const int32_t p = r.prefix[i];
+    const size_t s = static_cast<size_t>(r.suffix[i]);
+    if (p < 0 || static_cast<size_t>(p) > prev_len) break;
+    copy_over(dst, prev, static_cast<size_t>(p));
+    if (r.src_end - src >= static_cast<ptrdiff_t>(s) + 16) {
+      copy_over(dst + p, src, s);
+    } else if (s != 0) {
+      std::memcpy(dst + p, src, s);
+    }
+    src += s;
+    prev = dst;
+    prev_len = static_cast<size_t>(p) + s;
+    dst += prev_len;
+    r.offsets[i] = static_cast<int32_t>(dst - r.origin);
+  }
+  r.src = src;
+  r.prev = prev;
+  r.prev_len = prev_len;
+  return i;
+}
+
+#define PARQ_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,bmi2")))
+
+// AVX-512: the first 64 bytes of the previous value stay in a register, and
+// a value of up to 64 bytes is one masked load that merges its suffix into
+// them (bytes [p, p + s) from src - p) and one 64-byte store. Reading the
+// prefix back from the value just stored would stall on store forwarding
+// (a load spanning several recent stores), once per value. The masked load
+// touches only the suffix bytes, so it never reads outside the input.
+PARQ_AVX512 size_t rebuild_avx512(Rebuild& r) {
+  const uint8_t* src = r.src;
+  const uint8_t* prev = r.prev;
+  size_t prev_len = r.prev_len;
+  uint8_t* dst = r.dst;
+  __m512i cur = _mm512_maskz_loadu_epi8(_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(std::min<size_t>(prev_len, 64))),
+                                        r.prev);
+  size_t i = 0;
+  for (; i < r.count; ++i) {
+    const int32_t p = r.prefix[i];
+    const size_t s = static_cast<size_t>(r.suffix[i]);
+    if (p < 0 || static_cast<size_t>(p) > prev_len) break;
+    const size_t len = static_cast<size_t>(p) + s;
+    if (__builtin_expect(len <= 64, 1)) {
+      // Bits [p, len): bzhi saturates at 64.
+      const __mmask64 m = _bzhi_u64(~uint64_t{0}, static_cast<unsigned>(len)) &
+                          ~_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(p));
+      cur = _mm512_mask_loadu_epi8(cur, m, src - p);
+      _mm512_storeu_si512(dst, cur);
+    } else {
+      // Long value: the prefix from memory (the previous value, all written
+      // by now), the suffix in chunks; then the register catches up with
+      // the new value's first 64 bytes.
+      copy_over(dst, prev, static_cast<size_t>(p));
+      if (r.src_end - src >= static_cast<ptrdiff_t>(s) + 16) {
+        copy_over(dst + p, src, s);
+      } else if (s != 0) {
+        std::memcpy(dst + p, src, s);
+      }
+      if (p < 64) cur = _mm512_mask_loadu_epi8(cur, ~_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(p)), src - p);
+    }
+    src += s;
+    prev = dst;
+    prev_len = len;
+    dst += len;
+    r.offsets[i] = static_cast<int32_t>(dst - r.origin);
+  }
+  r.src = src;
+  r.prev = prev;
+  r.prev_len = prev_len;
   return i;
 }
 
@@ -102,34 +205,17 @@ size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
     uint8_t* base = data.extend(static_cast<size_t>(total));
     uint8_t* const origin = data.data();
     int32_t* offsets = reinterpret_cast<int32_t*>(offsets_buffer.extend(count * sizeof(int32_t)));
-    const uint8_t* src = run.bytes;
-    const uint8_t* prev = previous_.data();
-    size_t prev_len = previous_.size();
-    uint8_t* dst = base;
-    size_t suffix_bytes = 0;
-    for (size_t i = 0; i < count; ++i) {
-      const int32_t p = prefix[i];
-      const size_t s = static_cast<size_t>(suffix[i]);
-      if (p < 0 || static_cast<size_t>(p) > prev_len) {
-        data.resize(data_before);
-        offsets_buffer.resize(offsets_before);
-        bad_prefix(done + i, p, prev_len);
-      }
-      copy_over(dst, prev, static_cast<size_t>(p));
-      if (end_ - src >= static_cast<ptrdiff_t>(s) + 16) {
-        copy_over(dst + p, src, s);
-      } else if (s != 0) {
-        std::memcpy(dst + p, src, s);
-      }
-      src += s;
-      suffix_bytes += s;
-      prev = dst;
-      prev_len = static_cast<size_t>(p) + s;
-      dst += prev_len;
-      offsets[i] = static_cast<int32_t>(dst - origin);
+    Rebuild r{prefix, suffix, count, run.bytes, end_, base, origin, offsets, previous_.data(), previous_.size()};
+    const size_t rebuilt = simd_level() >= SimdLevel::kAvx512 ? rebuild_avx512(r) : rebuild_scalar(r);
+    if (rebuilt < count) {
+      const int32_t bad = prefix[rebuilt];
+      const size_t prev_len = r.prev_len;
+      data.resize(data_before);
+      offsets_buffer.resize(offsets_before);
+      bad_prefix(done + rebuilt, bad, prev_len);
     }
-    previous_.assign(prev, prev_len);
-    suffixes_.consume(count, suffix_bytes);
+    previous_.assign(r.prev, r.prev_len);
+    suffixes_.consume(count, static_cast<size_t>(r.src - run.bytes));
     chunk_pos_ += count;
     done += count;
     if (count < run.count) break;

@@ -44,8 +44,21 @@ inline uint64_t fold_multiply(uint64_t a, uint64_t b) {
 inline constexpr uint64_t kSeedA = 0x9e3779b97f4a7c15ull;
 inline constexpr uint64_t kSeedB = 0xd6e8feb86659fd93ull;
 
-inline uint64_t hash_key(uint32_t k) { return fold_multiply(k ^ kSeedB, kSeedA); }
-inline uint64_t hash_key(uint64_t k) { return fold_multiply(k ^ kSeedB, kSeedA); }
+// 4- and 8-byte keys: 32x32 -> 64 multiplies folded to 64 bits, one per
+// 32-bit half. Weaker than the 128-bit fold but still carries every key bit
+// into the low (slot) bits, and it is what vpmuludq computes, so that the
+// dictionary encoder's AVX-512 probe hashes 8 keys at once to the same slots
+// (encoding/dictionary_encoder.cc keeps a copy in vector form).
+inline constexpr uint32_t kSeed32A = 0x85ebca6bu;
+inline constexpr uint32_t kSeed32B = 0xc2b2ae35u;
+inline constexpr uint32_t kMul32A = 0x9e3779b1u;
+inline constexpr uint32_t kMul32B = 0x7feb352du;
+inline uint64_t fold32(uint64_t p) { return p ^ (p >> 32); }
+inline uint64_t hash_key(uint32_t k) { return fold32(uint64_t{k ^ kSeed32A} * kMul32A); }
+inline uint64_t hash_key(uint64_t k) {
+  return fold32(uint64_t{static_cast<uint32_t>(k) ^ kSeed32A} * kMul32A +
+                uint64_t{static_cast<uint32_t>(k >> 32) ^ kSeed32B} * kMul32B);
+}
 inline uint64_t hash_key(const Int96& k) {
   uint64_t lo = uint64_t{k.words[0]} | (uint64_t{k.words[1]} << 32);
   return fold_multiply(lo ^ kSeedA, uint64_t{k.words[2]} ^ kSeedB);

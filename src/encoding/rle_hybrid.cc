@@ -1,6 +1,8 @@
 // The RLE/bit-packing hybrid; see encoding/rle_hybrid.h.
 #include "parq/encoding/rle_hybrid.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -8,6 +10,8 @@
 
 #include "parq/encoding/bit_packing.h"
 #include "parq/error.h"
+#include "parq/util/cpu.h"
+#include "encoding/simd_fill.h"
 
 namespace parq::encoding {
 namespace {
@@ -128,7 +132,7 @@ size_t RleBitPackedDecoder::decode_into(T* out, size_t n) {
     size_t take = std::min(n - done, remaining_);
     if (rle_) {
       if (value_ > kMax) fail("value too large for its output type");
-      std::fill_n(out + done, take, static_cast<T>(value_));
+      detail::fill_run(out + done, take, static_cast<T>(value_));
     } else if constexpr (std::is_same_v<T, uint32_t>) {
       unpack_packed(out + done, take);
     } else {
@@ -249,7 +253,7 @@ inline bool uniform(const uint32_t* g) {
 }
 
 // Length of the prefix of v[0, n) equal to x, eight at a time.
-inline size_t repeat_length(const uint32_t* v, size_t n, uint32_t x) {
+inline size_t repeat_length_scalar(const uint32_t* v, size_t n, uint32_t x) {
   size_t i = 0;
   for (; i + kGroup <= n; i += kGroup) {
     uint32_t diff = 0;
@@ -259,6 +263,59 @@ inline size_t repeat_length(const uint32_t* v, size_t n, uint32_t x) {
   while (i < n && v[i] == x) ++i;
   return i;
 }
+
+// How many of the (at most max) groups of 8 from v are not uniform.
+inline size_t literal_groups_scalar(const uint32_t* v, size_t max) {
+  size_t g = 0;
+  while (g < max && !uniform(v + g * kGroup)) ++g;
+  return g;
+}
+
+// The same with one compare and movemask per group of 8 (an AVX2 register
+// holds exactly a group), 16 values a step for repeats.
+__attribute__((target("avx2,bmi2"))) inline uint32_t equal_mask(const uint32_t* v, __m256i x) {
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
+  return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, x))));
+}
+
+__attribute__((target("avx2,bmi2"))) size_t repeat_length_avx2(const uint32_t* v, size_t n, uint32_t x) {
+  const __m256i vx = _mm256_set1_epi32(static_cast<int>(x));
+  size_t i = 0;
+  for (; i + 2 * kGroup <= n; i += 2 * kGroup) {
+    const uint32_t m = equal_mask(v + i, vx) | equal_mask(v + i + kGroup, vx) << 8;
+    if (m != 0xffff) return i + static_cast<size_t>(__builtin_ctz(~m));
+  }
+  for (; i + kGroup <= n; i += kGroup) {
+    const uint32_t m = equal_mask(v + i, vx);
+    if (m != 0xff) return i + static_cast<size_t>(__builtin_ctz(~m));
+  }
+  while (i < n && v[i] == x) ++i;
+  return i;
+}
+
+__attribute__((target("avx2,bmi2"))) size_t literal_groups_avx2(const uint32_t* v, size_t max) {
+  size_t g = 0;
+  for (; g < max; ++g) {
+    const uint32_t* p = v + g * kGroup;
+    if (equal_mask(p, _mm256_set1_epi32(static_cast<int>(p[0]))) == 0xff) break;
+  }
+  return g;
+}
+
+__attribute__((target("avx2,bmi2"))) uint32_t or_all_avx2(const uint32_t* v, size_t n) {
+  __m256i acc = _mm256_setzero_si256();
+  size_t i = 0;
+  for (; i + kGroup <= n; i += kGroup)
+    acc = _mm256_or_si256(acc, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + i)));
+  __m128i h = _mm_or_si128(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+  h = _mm_or_si128(h, _mm_shuffle_epi32(h, 0x4e));
+  h = _mm_or_si128(h, _mm_shuffle_epi32(h, 0xb1));
+  uint32_t any = static_cast<uint32_t>(_mm_cvtsi128_si32(h));
+  for (; i < n; ++i) any |= v[i];
+  return any;
+}
+
+inline bool use_avx2() { return simd_level() >= SimdLevel::kAvx2; }
 
 }  // namespace
 
@@ -275,10 +332,12 @@ void RleBitPackedEncoder::commit_group(const uint32_t* group) {
 }
 
 void RleBitPackedEncoder::put_span(const uint32_t* v, size_t n) {
+  const bool avx2 = use_avx2();
   size_t i = 0;
   while (i < n) {
     if (repeat_count_ >= kGroup) {
-      const size_t len = repeat_length(v + i, n - i, repeat_value_);
+      const size_t len =
+          avx2 ? repeat_length_avx2(v + i, n - i, repeat_value_) : repeat_length_scalar(v + i, n - i, repeat_value_);
       repeat_count_ += len;
       i += len;
       if (i == n) return;  // the run may go on in the next put()
@@ -294,8 +353,8 @@ void RleBitPackedEncoder::put_span(const uint32_t* v, size_t n) {
     }
     // On a group boundary: take consecutive literal groups straight from the
     // input and pack them in one call.
-    size_t groups = 0;
-    while (i + (groups + 1) * kGroup <= n && !uniform(v + i + groups * kGroup)) ++groups;
+    const size_t whole = (n - i) / kGroup;
+    const size_t groups = avx2 ? literal_groups_avx2(v + i, whole) : literal_groups_scalar(v + i, whole);
     if (groups > 0) {
       append_literal_groups(v + i, groups);
       i += groups * kGroup;
@@ -333,7 +392,11 @@ void RleBitPackedEncoder::put_values(const T* values, size_t n) {
       chunk = tmp;
     }
     uint32_t any = 0;
-    for (size_t i = 0; i < len; ++i) any |= chunk[i];
+    if (use_avx2()) {
+      any = or_all_avx2(chunk, len);
+    } else {
+      for (size_t i = 0; i < len; ++i) any |= chunk[i];
+    }
     if (bit_width_ < 32 && (any >> bit_width_) != 0) fail_width(chunk, len);
     put_span(chunk, len);
   }

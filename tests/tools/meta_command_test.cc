@@ -91,7 +91,8 @@ TEST(MetaCommand, CorruptFilesFailCleanlyOrSucceed) {
   size_t files = 0;
   for (const auto& path : parquet_files(corpus_dir() / "bad_data")) {
     ++files;
-    for (std::vector<std::string> args : {std::vector<std::string>{"meta", "--json"}, {"meta"}, {"schema"}, {"pages"}}) {
+    for (std::vector<std::string> args :
+         {std::vector<std::string>{"meta", "--json"}, {"meta"}, {"schema"}, {"pages"}}) {
       bool json = args.size() == 2;
       args.push_back(path.string());
       CommandResult r = run_tool(args);

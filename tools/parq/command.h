@@ -17,5 +17,8 @@ struct Command {
 extern const Command kSchemaCommand;
 extern const Command kMetaCommand;
 extern const Command kPagesCommand;
+extern const Command kCatCommand;
+extern const Command kHeadCommand;
+extern const Command kBenchCommand;
 
 }  // namespace parq::tool

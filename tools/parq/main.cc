@@ -12,7 +12,8 @@
 namespace parq::tool {
 namespace {
 
-const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand, &kPagesCommand};
+const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand, &kPagesCommand,
+                                    &kCatCommand,    &kHeadCommand, &kBenchCommand};
 
 void print_overview(FILE* out) {
   std::fprintf(out, "usage: parq COMMAND [OPTIONS] FILE...\n\nCommands:\n");

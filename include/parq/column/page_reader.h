@@ -28,8 +28,11 @@ struct PageReaderOptions {
   // bytes; statistics of long strings make them larger).
   uint32_t max_header_bytes = 16u << 20;
   // Largest uncompressed page accepted; a header claiming more is an error
-  // instead of an allocation.
-  uint64_t max_page_bytes = uint64_t{1} << 30;
+  // instead of an allocation. Headers store sizes as int32, so the default
+  // admits any page a writer can describe; lower it to bound memory. Codecs
+  // with a bounded expansion (snappy, lz4, gzip, lzo) also cap the claimed
+  // size by what the stored bytes can expand to.
+  uint64_t max_page_bytes = uint64_t{INT32_MAX};
   bool verify_crc = true;
 };
 
@@ -78,6 +81,8 @@ class PageReader {
   std::string where(const PageInfo& page) const;
 
   const format::ColumnMetaData& metadata() const { return *metadata_; }
+  // The input's name, which starts every error message.
+  const std::string& name() const { return name_; }
 
  private:
   [[noreturn]] void fail(const std::string& what) const;
@@ -92,6 +97,7 @@ class PageReader {
   std::unique_ptr<compression::Codec> codec_;
   Buffer scratch_;
   std::string where_;
+  std::string name_;
   PageReaderOptions options_;
 };
 

@@ -56,6 +56,7 @@ size_t unpack64_scalar(const uint8_t* in, size_t readable, size_t count, int bit
 size_t unpack64_avx512(const uint8_t* in, size_t readable, size_t count, int bit_width, uint64_t* out);
 size_t pack32_scalar(const uint32_t* in, size_t count, int bit_width, uint8_t* out, size_t writable);
 size_t pack32_bmi2(const uint32_t* in, size_t count, int bit_width, uint8_t* out, size_t writable);
+size_t pack32_avx512(const uint32_t* in, size_t count, int bit_width, uint8_t* out, size_t writable);
 
 }  // namespace detail
 }  // namespace parq::encoding

@@ -1,0 +1,58 @@
+// Generates the benchmark files with DuckDB: a lineitem-like table (6 million
+// rows, 16 columns: integers, decimals, dates, low-cardinality flags, short
+// and long strings) as SNAPPY, ZSTD and uncompressed Parquet, plus a wide and
+// a narrow numeric file. Deterministic (hash-derived values), so reruns give
+// the same files.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { existsSync, mkdirSync } from 'node:fs';
+
+export const dataDir = new URL('./data/', import.meta.url).pathname;
+const rows = Number(process.env.PARQ_BENCH_ROWS ?? 6_000_000);
+
+const lineitem = `
+  SELECT
+    (i // 4 + 1)::BIGINT AS l_orderkey,
+    (hash(i, 1) % 200000 + 1)::INTEGER AS l_partkey,
+    (hash(i, 2) % 10000 + 1)::INTEGER AS l_suppkey,
+    (i % 4 + 1)::INTEGER AS l_linenumber,
+    (hash(i, 3) % 50 + 1)::DECIMAL(15, 2) AS l_quantity,
+    ((hash(i, 4) % 10000000) / 100)::DECIMAL(15, 2) AS l_extendedprice,
+    ((hash(i, 5) % 11) / 100)::DECIMAL(15, 2) AS l_discount,
+    ((hash(i, 6) % 9) / 100)::DECIMAL(15, 2) AS l_tax,
+    ['A', 'N', 'R'][(hash(i, 7) % 3)::BIGINT + 1] AS l_returnflag,
+    ['O', 'F'][(hash(i, 8) % 2)::BIGINT + 1] AS l_linestatus,
+    DATE '1992-01-02' + (hash(i, 9) % 2500)::INTEGER AS l_shipdate,
+    DATE '1992-01-31' + (hash(i, 10) % 2500)::INTEGER AS l_commitdate,
+    DATE '1992-01-03' + (hash(i, 11) % 2500)::INTEGER AS l_receiptdate,
+    ['DELIVER IN PERSON', 'COLLECT COD', 'NONE', 'TAKE BACK RETURN'][(hash(i, 12) % 4)::BIGINT + 1] AS l_shipinstruct,
+    ['AIR', 'MAIL', 'SHIP', 'TRUCK', 'RAIL', 'REG AIR', 'FOB'][(hash(i, 13) % 7)::BIGINT + 1] AS l_shipmode,
+    substr(md5(i::VARCHAR) || md5((i * 7)::VARCHAR), 1, (10 + hash(i, 14) % 34)::BIGINT) AS l_comment
+  FROM range(${rows}) t(i)`;
+
+const wide = `SELECT ${Array.from({ length: 200 }, (_, c) =>
+  c % 2 ? `(hash(i, ${c}) % 1000000)::BIGINT AS c${c}` : `(hash(i, ${c}) % 1000000) / 7.0 AS c${c}`).join(', ')}
+  FROM range(${Math.floor(rows / 20)}) t(i)`;
+
+const narrow = `SELECT i::BIGINT AS id, (hash(i) % 1000000)::INTEGER AS v FROM range(${rows * 4}) t(i)`;
+
+export const files = [
+  { name: 'lineitem_snappy.parquet', query: lineitem, codec: 'snappy' },
+  { name: 'lineitem_zstd.parquet', query: lineitem, codec: 'zstd' },
+  { name: 'lineitem_none.parquet', query: lineitem, codec: 'uncompressed' },
+  { name: 'wide_snappy.parquet', query: wide, codec: 'snappy' },
+  { name: 'narrow_snappy.parquet', query: narrow, codec: 'snappy' },
+];
+
+export async function generate() {
+  mkdirSync(dataDir, { recursive: true });
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  for (const f of files) {
+    const path = dataDir + f.name;
+    if (existsSync(path)) continue;
+    process.stderr.write(`generating ${f.name}\n`);
+    await con.run(`COPY (${f.query}) TO '${path}' (FORMAT parquet, COMPRESSION ${f.codec})`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await generate();

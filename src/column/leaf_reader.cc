@@ -1,0 +1,190 @@
+// LeafReader; see leaf_reader.h.
+#include "leaf_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "level_decoding.h"
+#include "parq/error.h"
+
+namespace parq {
+
+using format::PageType;
+
+LeafReader::LeafReader(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group,
+                       const ColumnDescriptor& column, const PageReaderOptions& options)
+    : column_(column),
+      pages_(input, file, row_group, static_cast<size_t>(column.column_index), column.dotted_path(), options),
+      values_(make_value_reader(column.type.physical, column.type.type_length, column.dotted_path())) {}
+
+std::string LeafReader::where() const { return pages_.where(page_); }
+
+// Decoders name the encoding and the byte; this adds file, column, row
+// group and page, unless the message has them already.
+void LeafReader::with_context(const Error& e) const {
+  std::string context = where();
+  if (std::string_view(e.what()).substr(0, pages_.name().size()) == pages_.name()) throw e;
+  throw Error(context + ": " + e.what());
+}
+
+void LeafReader::load_dictionary(const PageInfo& page) {
+  if (!page.header.dictionary_page_header) throw Error(where() + ": DICTIONARY_PAGE without its header");
+  int32_t n = page.header.dictionary_page_header->num_values;
+  if (n < 0) throw Error(where() + ": negative dictionary size " + std::to_string(n));
+  auto bytes = pages_.decompress(page);
+  try {
+    values_->set_dictionary(bytes.data(), bytes.size(), static_cast<size_t>(n));
+  } catch (const Error& e) {
+    throw Error(where() + ": dictionary page: " + e.what());
+  }
+}
+
+namespace {
+
+int64_t count_equal(const int16_t* levels, int64_t n, int16_t value) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += levels[i] == value;
+  return count;
+}
+
+}  // namespace
+
+void LeafReader::load_v1(const PageInfo& page) {
+  if (!page.header.data_page_header) throw Error(where() + ": DATA_PAGE without its header");
+  const auto& h = *page.header.data_page_header;
+  if (h.num_values < 0) throw Error(where() + ": negative value count");
+  auto bytes = pages_.decompress(page);
+  const size_t n = static_cast<size_t>(h.num_values);
+  size_t pos = 0;
+  if (column_.max_repetition_level > 0) {
+    page_rep_.resize(n * sizeof(int16_t));
+    pos += decode_v1_levels(h.repetition_level_encoding, bytes.data(), bytes.size(), n, column_.max_repetition_level,
+                            page_rep_.data_as<int16_t>(), where() + ": repetition levels");
+  }
+  if (column_.max_definition_level > 0) {
+    page_def_.resize(n * sizeof(int16_t));
+    pos +=
+        decode_v1_levels(h.definition_level_encoding, bytes.data() + pos, bytes.size() - pos, n,
+                         column_.max_definition_level, page_def_.data_as<int16_t>(), where() + ": definition levels");
+  }
+  int64_t non_null = column_.max_definition_level > 0
+                         ? count_equal(page_def_.data_as<int16_t>(), h.num_values, column_.max_definition_level)
+                         : h.num_values;
+  values_->begin_page(h.encoding, bytes.data() + pos, bytes.size() - pos, static_cast<size_t>(non_null));
+  page_entries_ = h.num_values;
+}
+
+void LeafReader::load_v2(const PageInfo& page) {
+  if (!page.header.data_page_header_v2) throw Error(where() + ": DATA_PAGE_V2 without its header");
+  const auto& h = *page.header.data_page_header_v2;
+  if (h.num_values < 0 || h.num_nulls < 0 || h.num_nulls > h.num_values)
+    throw Error(where() + ": inconsistent value and null counts");
+  auto bytes = pages_.decompress(page);
+  const size_t n = static_cast<size_t>(h.num_values);
+  const size_t rep_bytes = static_cast<size_t>(h.repetition_levels_byte_length);
+  const size_t def_bytes = static_cast<size_t>(h.definition_levels_byte_length);
+  if (column_.max_repetition_level > 0) {
+    page_rep_.resize(n * sizeof(int16_t));
+    decode_v2_levels(bytes.data(), rep_bytes, n, column_.max_repetition_level, page_rep_.data_as<int16_t>(),
+                     where() + ": repetition levels");
+  }
+  if (column_.max_definition_level > 0) {
+    page_def_.resize(n * sizeof(int16_t));
+    decode_v2_levels(bytes.data() + rep_bytes, def_bytes, n, column_.max_definition_level, page_def_.data_as<int16_t>(),
+                     where() + ": definition levels");
+  }
+  size_t pos = rep_bytes + def_bytes;
+  int64_t non_null = column_.max_definition_level > 0
+                         ? count_equal(page_def_.data_as<int16_t>(), h.num_values, column_.max_definition_level)
+                         : h.num_values;
+  values_->begin_page(h.encoding, bytes.data() + pos, bytes.size() - pos, static_cast<size_t>(non_null));
+  page_entries_ = h.num_values;
+}
+
+bool LeafReader::load_data_page() {
+  while (pages_.next(page_)) {
+    try {
+      switch (page_.header.type) {
+        case PageType::DICTIONARY_PAGE:
+          load_dictionary(page_);
+          continue;
+        case PageType::DATA_PAGE:
+          load_v1(page_);
+          break;
+        case PageType::DATA_PAGE_V2:
+          load_v2(page_);
+          break;
+        default:
+          continue;  // index pages and types from the future carry no values
+      }
+    } catch (const Error& e) {
+      with_context(e);
+    }
+    page_pos_ = 0;
+    if (page_entries_ == 0) continue;
+    if (column_.max_repetition_level > 0 && first_entry_ && page_rep_.data_as<int16_t>()[0] != 0)
+      throw Error(where() + ": the first repetition level of the column is " +
+                  std::to_string(page_rep_.data_as<int16_t>()[0]) + ", not 0");
+    first_entry_ = false;
+    return true;
+  }
+  return false;
+}
+
+// How many of the current page's remaining entries make up at most `wanted`
+// records; sets `entries` and returns the records they start.
+int64_t LeafReader::take_records(int64_t wanted, int64_t& entries) {
+  const int64_t left = page_entries_ - page_pos_;
+  if (column_.max_repetition_level == 0) {
+    entries = std::min(wanted, left);
+    return entries;
+  }
+  const int16_t* rep = page_rep_.data_as<int16_t>() + page_pos_;
+  int64_t started = 0, i = 0;
+  for (; i < left; ++i) {
+    if (rep[i] == 0) {
+      if (started == wanted) break;
+      ++started;
+    }
+  }
+  entries = i;
+  return started;
+}
+
+void LeafReader::append(int64_t entries, LeafBatch& out) {
+  const size_t bytes = static_cast<size_t>(entries) * sizeof(int16_t);
+  int64_t non_null = entries;
+  if (column_.max_definition_level > 0) {
+    const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
+    std::memcpy(out.def.extend(bytes), def, bytes);
+    non_null = count_equal(def, entries, column_.max_definition_level);
+  }
+  if (column_.max_repetition_level > 0)
+    std::memcpy(out.rep.extend(bytes), page_rep_.data_as<int16_t>() + page_pos_, bytes);
+  try {
+    values_->read(static_cast<size_t>(non_null), out.values);
+  } catch (const Error& e) {
+    with_context(e);
+  }
+  out.num_entries += entries;
+  page_pos_ += entries;
+}
+
+int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {
+  int64_t done = 0;
+  for (;;) {
+    if (page_pos_ == page_entries_ && !load_data_page()) break;
+    int64_t entries = 0;
+    int64_t started = take_records(records - done, entries);
+    if (entries == 0) break;  // the next entry starts a record beyond the batch
+    append(entries, out);
+    done += started;
+    // A record may continue on the next page: keep going until the next
+    // record's first entry (rep level 0) or the end of the chunk.
+    if (page_pos_ < page_entries_) break;
+    if (done == records && column_.max_repetition_level == 0) break;
+  }
+  return done;
+}
+
+}  // namespace parq

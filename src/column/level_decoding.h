@@ -1,0 +1,22 @@
+// Decoding a data page's repetition and definition levels into int16 values,
+// checked against the column's maximum level.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "parq/format/metadata.h"
+
+namespace parq {
+
+// v1 levels: RLE (4-byte length prefix, then hybrid runs) or the deprecated
+// BIT_PACKED; returns the bytes they take at the front of `data`.
+size_t decode_v1_levels(format::Encoding encoding, const uint8_t* data, size_t size, size_t count, int16_t max_level,
+                        int16_t* out, const std::string& what);
+
+// v2 levels: hybrid runs without a prefix, in exactly `size` bytes.
+void decode_v2_levels(const uint8_t* data, size_t size, size_t count, int16_t max_level, int16_t* out,
+                      const std::string& what);
+
+}  // namespace parq

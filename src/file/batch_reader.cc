@@ -1,0 +1,122 @@
+// FileBatchReader: row groups -> leaf readers -> record assembly.
+#include "parq/file/batch_reader.h"
+
+#include <algorithm>
+
+#include "../column/leaf_reader.h"
+#include "../record/array_plan.h"
+#include "../record/assembler.h"
+#include "parq/error.h"
+#include "parq/util/thread_pool.h"
+
+namespace parq {
+namespace {
+
+std::vector<int> select_leaves(const Schema& schema, const std::vector<std::string>& paths) {
+  std::vector<int> leaves;
+  if (paths.empty()) {
+    for (size_t i = 0; i < schema.num_columns(); ++i) leaves.push_back(static_cast<int>(i));
+    return leaves;
+  }
+  for (const std::string& path : paths) {
+    bool found = false;
+    for (size_t i = 0; i < schema.num_columns(); ++i) {
+      std::string leaf = schema.column(i).dotted_path();
+      if (leaf == path ||
+          (leaf.size() > path.size() && leaf.compare(0, path.size(), path) == 0 && leaf[path.size()] == '.')) {
+        leaves.push_back(static_cast<int>(i));
+        found = true;
+      }
+    }
+    if (!found) throw Error("no column '" + path + "' in the schema");
+  }
+  std::sort(leaves.begin(), leaves.end());
+  leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+  return leaves;
+}
+
+class FileBatchReader final : public BatchSource {
+ public:
+  FileBatchReader(const FileReader& file, ReadOptions options) : file_(file), options_(std::move(options)) {
+    if (options_.batch_rows <= 0) throw Error("batch size must be positive");
+    if (options_.threads < 1) throw Error("thread count must be at least 1");
+    if (options_.threads > 1) pool_ = std::make_unique<ThreadPool>(options_.threads);
+    plans_ = plan_arrays(file.schema(), select_leaves(file.schema(), options_.columns));
+    leaves_ = planned_leaves(plans_);
+    if (options_.row_groups.empty()) {
+      for (size_t g = 0; g < file.metadata().row_groups.size(); ++g) options_.row_groups.push_back(g);
+    }
+    for (size_t g : options_.row_groups)
+      if (g >= file.metadata().row_groups.size())
+        throw Error("row group " + std::to_string(g) + " does not exist (the file has " +
+                    std::to_string(file.metadata().row_groups.size()) + ")");
+  }
+
+  RecordBatch prototype() const override { return empty_batch(plans_); }
+
+  bool next(RecordBatch& out) override {
+    if (leaves_.empty()) return false;
+    for (;;) {
+      if (readers_.empty() && !open_next_row_group()) return false;
+      int64_t rows = read_leaves();
+      if (rows > 0) {
+        std::vector<LeafInput> inputs;
+        for (size_t i = 0; i < readers_.size(); ++i)
+          inputs.push_back({leaves_[i], readers_[i]->column().max_definition_level, &batches_[i]});
+        out = assemble(plans_, inputs, rows);
+        return true;
+      }
+      readers_.clear();  // this row group is done
+    }
+  }
+
+ private:
+  bool open_next_row_group() {
+    if (next_group_ >= options_.row_groups.size()) return false;
+    size_t g = options_.row_groups[next_group_++];
+    batches_.resize(leaves_.size());
+    for (int leaf : leaves_)
+      readers_.push_back(std::make_unique<LeafReader>(
+          file_.input(), file_.metadata(), g, file_.schema().column(static_cast<size_t>(leaf)), options_.pages));
+    current_group_ = g;
+    return true;
+  }
+
+  // Reads the next batch of records from every leaf; they must agree.
+  int64_t read_leaves() {
+    std::vector<int64_t> got(readers_.size());
+    auto read_one = [&](size_t i) {
+      batches_[i].clear();
+      got[i] = readers_[i]->read_records(options_.batch_rows, batches_[i]);
+    };
+    if (pool_) {
+      pool_->parallel_for(readers_.size(), read_one);
+    } else {
+      for (size_t i = 0; i < readers_.size(); ++i) read_one(i);
+    }
+    for (size_t i = 1; i < readers_.size(); ++i)
+      if (got[i] != got[0])
+        throw Error(file_.name() + ": row group " + std::to_string(current_group_) + ": column " +
+                    readers_[i]->column().dotted_path() + " has " + std::to_string(got[i]) + " records where column " +
+                    readers_[0]->column().dotted_path() + " has " + std::to_string(got[0]));
+    return got.empty() ? 0 : got[0];
+  }
+
+  const FileReader& file_;
+  ReadOptions options_;
+  std::vector<ArrayPlan> plans_;
+  std::vector<int> leaves_;
+  std::vector<std::unique_ptr<LeafReader>> readers_;
+  std::vector<LeafBatch> batches_;
+  size_t next_group_ = 0;
+  size_t current_group_ = 0;
+  std::unique_ptr<ThreadPool> pool_;
+};
+
+}  // namespace
+
+std::unique_ptr<BatchSource> read_batches(const FileReader& file, const ReadOptions& options) {
+  return std::make_unique<FileBatchReader>(file, options);
+}
+
+}  // namespace parq
