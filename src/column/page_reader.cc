@@ -180,7 +180,7 @@ std::span<const uint8_t> PageReader::decompress(const PageInfo& page) {
     return page.payload;
   }
   scratch_.resize(size);
-  std::memcpy(scratch_.data(), page.payload.data(), levels);
+  if (levels != 0) std::memcpy(scratch_.data(), page.payload.data(), levels);
   std::span<const uint8_t> values = page.payload.subspan(levels);
   size_t values_size = size - levels;
   // An empty values section (all-null v2 pages) has nothing to decompress,
