@@ -24,6 +24,19 @@ void report(benchmark::State& state, size_t items, size_t bytes) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
 }
 
+// The encode loop every encoder row shares: put the values, flush into a
+// reused buffer.
+template <class Encoder, class Put>
+void encode_loop(benchmark::State& state, Encoder& enc, Put put) {
+  Buffer out;
+  for (auto _ : state) {
+    out.clear();
+    put(enc);
+    enc.flush(out);
+    benchmark::ClobberMemory();
+  }
+}
+
 void BM_Memcpy(benchmark::State& state) {
   Buffer src(kPageBytes), dst(kPageBytes);
   std::memset(src.data(), 1, kPageBytes);
@@ -64,13 +77,7 @@ void BM_PlainEncode(benchmark::State& state) {
   std::vector<T> values(n);
   std::memcpy(values.data(), page.data(), page.size());
   PlainEncoder<T> enc;
-  Buffer out;
-  for (auto _ : state) {
-    out.clear();
-    enc.put(values.data(), n);
-    enc.flush(out);
-    benchmark::ClobberMemory();
-  }
+  encode_loop(state, enc, [&](auto& e) { e.put(values.data(), n); });
   report(state, n, page.size());
 }
 
@@ -105,13 +112,7 @@ void BM_PlainFlbaEncode(benchmark::State& state) {
   std::vector<uint8_t> values(kPageBytes / width * width, 7);
   size_t n = values.size() / width;
   PlainFixedLenByteArrayEncoder enc(width);
-  Buffer out;
-  for (auto _ : state) {
-    out.clear();
-    enc.put(values.data(), n);
-    enc.flush(out);
-    benchmark::ClobberMemory();
-  }
+  encode_loop(state, enc, [&](auto& e) { e.put(values.data(), n); });
   report(state, n, values.size());
 }
 BENCHMARK(BM_PlainFlbaEncode)->Arg(2)->Arg(16);
@@ -144,13 +145,7 @@ void BM_PlainBooleanEncode(benchmark::State& state) {
   std::mt19937 rng(2);
   for (auto& v : values) v = rng() & 1;
   PlainBooleanEncoder enc;
-  Buffer out;
-  for (auto _ : state) {
-    out.clear();
-    enc.put(values.data(), kBools);
-    enc.flush(out);
-    benchmark::ClobberMemory();
-  }
+  encode_loop(state, enc, [&](auto& e) { e.put(values.data(), kBools); });
   report(state, kBools, kBools / 8);
   set_simd_level(detected_simd_level());
 }
@@ -211,13 +206,7 @@ BENCHMARK(BM_PlainByteArraySkip);
 void BM_PlainByteArrayEncode(benchmark::State& state) {
   const Strings& s = strings();
   PlainByteArrayEncoder enc;
-  Buffer out;
-  for (auto _ : state) {
-    out.clear();
-    enc.put(s.batch);
-    enc.flush(out);
-    benchmark::ClobberMemory();
-  }
+  encode_loop(state, enc, [&](auto& e) { e.put(s.batch); });
   report(state, s.n, s.page.size());
 }
 BENCHMARK(BM_PlainByteArrayEncode);

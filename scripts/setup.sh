@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Command 1 of README.md: install what is missing, build parq (Release) and
-# run it on the bundled example.
+# run it on the bundled example (schema, metadata, first rows).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,3 +14,6 @@ build/parq schema examples/cities.parquet
 echo
 echo "== parq meta examples/cities.parquet"
 build/parq meta examples/cities.parquet
+echo
+echo "== parq head examples/cities.parquet"
+build/parq head examples/cities.parquet

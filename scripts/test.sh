@@ -38,10 +38,13 @@ scripts/make-fuzz-seeds.sh "$root/../shared/parquet-testing" "$seeds"
 for f in build-fuzz/fuzz/*_fuzz; do
   work=$(mktemp -d)
   status=0
-  # Whole files seed the footer target; the decoder targets start from
-  # nothing, their inputs being raw encoded streams.
+  # Corpus files seed the footer and whole-file targets; the decoder targets
+  # start from nothing, their inputs being raw encoded streams.
   target_seeds=()
-  [ "$(basename "$f")" = footer_fuzz ] && target_seeds=("$seeds")
+  case "$(basename "$f")" in
+    footer_fuzz) target_seeds=("$seeds") ;;
+    file_read_fuzz) target_seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data") ;;
+  esac
   "$f" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     "$work" "${target_seeds[@]}" >"$work.log" 2>&1 || status=$?
   grep -E "^(stat::number_of_executed_units|INFO: seed corpus|==[0-9]+==ERROR|SUMMARY)" "$work.log" || true

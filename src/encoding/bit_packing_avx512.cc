@@ -225,7 +225,7 @@ PARQ_AVX512 size_t pack32_avx512(const uint32_t* in, size_t count, int bit_width
   size_t done;
   if (bit_width == 32) {
     done = count / 8 * 8;
-    std::memcpy(out, in, done * 4);
+    if (done != 0) std::memcpy(out, in, done * 4);
   } else if (bit_width == 16) {
     done = pack32_halves(in, count, out);
   } else {

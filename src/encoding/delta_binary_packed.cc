@@ -41,6 +41,22 @@ constexpr size_t kGroup = 32;
 constexpr size_t kKernelOverread = 32;
 // Keeps block arithmetic far from overflow; real writers use 128 to 1024.
 constexpr uint64_t kMaxBlockSize = uint64_t{1} << 30;
+// Widths above 32 are legal for INT32 too: DuckDB computes INT32 deltas in
+// 64 bits and writes e.g. a min delta of -(2^32 - 1) with 33-bit miniblocks.
+// The arithmetic wraps modulo 2^32 (Encodings.md), so such miniblocks decode
+// through the 64-bit unpacker and truncate.
+constexpr int kMaxWidth = 64;
+
+// One group of 32 deltas wider than 32 bits into 32-bit values.
+uint32_t unpack_prefix_wide32(const uint8_t* in, int width, uint32_t min_delta, uint32_t last, uint32_t* out) {
+  uint64_t deltas[kGroup];
+  unpack_bits(in, kGroup, width, deltas);
+  for (size_t i = 0; i < kGroup; ++i) {
+    last += static_cast<uint32_t>(deltas[i]) + min_delta;
+    out[i] = last;
+  }
+  return last;
+}
 
 template <class U>
 U unpack_prefix_scalar(const uint8_t* in, size_t groups, int width, U min_delta, U last, U* out) {
@@ -186,8 +202,7 @@ template <class T>
 void DeltaBinaryPackedDecoder<T>::next_miniblock() {
   if (miniblock_index_ == miniblocks_) read_block_header();
   int width = widths_[miniblock_index_];
-  if (width > static_cast<int>(8 * sizeof(T)))
-    fail("miniblock bit width wider than the value type", widths_ + miniblock_index_);
+  if (width > kMaxWidth) fail("miniblock bit width wider than 64", widths_ + miniblock_index_);
   size_t bytes = static_cast<size_t>(miniblock_size_) * static_cast<size_t>(width) / 8;
   if (static_cast<size_t>(end_ - pos_) < bytes) fail("truncated miniblock", pos_);
   packed_ = pos_;
@@ -205,6 +220,16 @@ size_t DeltaBinaryPackedDecoder<T>::decode_groups(T* out, size_t groups) {
   U* dst = reinterpret_cast<U*>(out);
   const size_t w = static_cast<size_t>(width_);
   const size_t group_bytes = kGroup * w / 8;
+  if constexpr (sizeof(U) == 4) {
+    if (width_ > 32) {
+      for (size_t g = 0; g < groups; ++g) {
+        last_ = unpack_prefix_wide32(packed_, width_, min_delta_, last_, dst + g * kGroup);
+        packed_ += group_bytes;
+      }
+      miniblock_left_ -= groups * kGroup;
+      return groups * kGroup;
+    }
+  }
   const size_t avail = static_cast<size_t>(end_ - packed_);
   size_t safe = groups;
   if (w != 0 && level_ != SimdLevel::kScalar)
@@ -293,8 +318,8 @@ size_t DeltaBinaryPackedDecoder<T>::encoded_size() const {
     const uint8_t* widths = p;
     p += h.miniblocks;
     for (uint64_t i = 0; i < h.miniblocks && values > 0; ++i) {
-      if (widths[i] > 8 * sizeof(T))
-        fail_at("miniblock bit width wider than the value type", static_cast<size_t>(widths + i - begin_), size);
+      if (widths[i] > kMaxWidth)
+        fail_at("miniblock bit width wider than 64", static_cast<size_t>(widths + i - begin_), size);
       uint64_t bytes = mb_size * widths[i] / 8;
       if (static_cast<uint64_t>(end_ - p) < bytes)
         fail_at("truncated miniblock", static_cast<size_t>(p - begin_), size);

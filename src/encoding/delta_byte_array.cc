@@ -8,19 +8,17 @@
 #include <cstring>
 #include <string>
 
+#include "encoding/byte_copy.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
 
 namespace parq::encoding {
 namespace {
 
-// Copies n bytes in 16-byte steps: up to 15 bytes past both ends are read and
-// written, so the caller guarantees slack there (Buffer padding). Front
-// compression copies many short pieces, where memcpy's size dispatch costs
-// more than the copy.
-inline void copy_over(uint8_t* dst, const uint8_t* src, size_t n) {
-  for (size_t k = 0; k < n; k += 16) std::memcpy(dst + k, src + k, 16);
-}
+// Front compression copies many short pieces: the prefix from the previous
+// value, the suffix from the input.
+using bytes::copy16_steps;
+using bytes::copy_bounded;
 
 size_t common_prefix(const uint8_t* a, size_t a_len, const uint8_t* b, size_t b_len) {
   const size_t n = std::min(a_len, b_len);
@@ -66,12 +64,8 @@ size_t rebuild_scalar(Rebuild& r) {
     const int32_t p = r.prefix[i];
     const size_t s = static_cast<size_t>(r.suffix[i]);
     if (p < 0 || static_cast<size_t>(p) > prev_len) break;
-    copy_over(dst, prev, static_cast<size_t>(p));
-    if (r.src_end - src >= static_cast<ptrdiff_t>(s) + 16) {
-      copy_over(dst + p, src, s);
-    } else if (s != 0) {
-      std::memcpy(dst + p, src, s);
-    }
+    copy16_steps(dst, prev, static_cast<size_t>(p));
+    copy_bounded(dst + p, src, s, r.src_end);
     src += s;
     prev = dst;
     prev_len = static_cast<size_t>(p) + s;
@@ -115,12 +109,8 @@ PARQ_AVX512 size_t rebuild_avx512(Rebuild& r) {
       // Long value: the prefix from memory (the previous value, all written
       // by now), the suffix in chunks; then the register catches up with
       // the new value's first 64 bytes.
-      copy_over(dst, prev, static_cast<size_t>(p));
-      if (r.src_end - src >= static_cast<ptrdiff_t>(s) + 16) {
-        copy_over(dst + p, src, s);
-      } else if (s != 0) {
-        std::memcpy(dst + p, src, s);
-      }
+      copy16_steps(dst, prev, static_cast<size_t>(p));
+      copy_bounded(dst + p, src, s, r.src_end);
       if (p < 64) cur = _mm512_mask_loadu_epi8(cur, ~_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(p)), src - p);
     }
     src += s;
@@ -164,25 +154,31 @@ void DeltaByteArrayDecoder::bad_width(size_t i, size_t length, size_t width) con
               " (in the suffix-length stream)");
 }
 
-// How many prefix lengths are ready (at most n), taking a chunk from the
-// stream when none are.
-size_t DeltaByteArrayDecoder::next_prefixes(size_t n) {
+// The prefix lengths come a chunk at a time from their stream, the suffixes
+// a run at a time from theirs: a piece is as many values as both have ready.
+DeltaByteArrayDecoder::Pieces DeltaByteArrayDecoder::next_pieces(size_t n) {
   if (chunk_pos_ == chunk_len_) {
     chunk_len_ = prefixes_.decode(chunk_, kChunk);
     chunk_pos_ = 0;
   }
-  return std::min(n, chunk_len_ - chunk_pos_);
+  auto run = suffixes_.peek(std::min(n, chunk_len_ - chunk_pos_));
+  return {chunk_ + chunk_pos_, run.lengths, run.bytes, run.count};
+}
+
+void DeltaByteArrayDecoder::consume(size_t count, size_t suffix_bytes, const uint8_t* last, size_t last_len) {
+  previous_.assign(last, last_len);
+  suffixes_.consume(count, suffix_bytes);
+  chunk_pos_ += count;
 }
 
 size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
   size_t done = 0;
   while (done < n) {
-    size_t count = next_prefixes(n - done);
-    auto run = suffixes_.peek(count);
-    count = run.count;
+    const Pieces piece = next_pieces(n - done);
+    size_t count = piece.count;
     if (count == 0) break;
-    const int32_t* prefix = chunk_ + chunk_pos_;
-    const int32_t* suffix = run.lengths;
+    const int32_t* prefix = piece.prefix;
+    const int32_t* suffix = piece.suffix;
     // Negative prefixes make the total wrong, but fail below before use.
     int64_t total = 0;
     for (size_t i = 0; i < count; ++i) total += int64_t{prefix[i]} + suffix[i];
@@ -202,10 +198,13 @@ size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
     Buffer& offsets_buffer = out.offsets_buffer();
     const size_t data_before = data.size();
     const size_t offsets_before = offsets_buffer.size();
+    // The vector rebuild stores 64 bytes even for empty values: into the
+    // padding, which an unallocated buffer does not have yet.
+    data.reserve(std::max<size_t>(data.size() + static_cast<size_t>(total), 1));
     uint8_t* base = data.extend(static_cast<size_t>(total));
     uint8_t* const origin = data.data();
     int32_t* offsets = reinterpret_cast<int32_t*>(offsets_buffer.extend(count * sizeof(int32_t)));
-    Rebuild r{prefix, suffix, count, run.bytes, end_, base, origin, offsets, previous_.data(), previous_.size()};
+    Rebuild r{prefix, suffix, count, piece.bytes, end_, base, origin, offsets, previous_.data(), previous_.size()};
     const size_t rebuilt = simd_level() >= SimdLevel::kAvx512 ? rebuild_avx512(r) : rebuild_scalar(r);
     if (rebuilt < count) {
       const int32_t bad = prefix[rebuilt];
@@ -214,11 +213,9 @@ size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
       offsets_buffer.resize(offsets_before);
       bad_prefix(done + rebuilt, bad, prev_len);
     }
-    previous_.assign(r.prev, r.prev_len);
-    suffixes_.consume(count, static_cast<size_t>(r.src - run.bytes));
-    chunk_pos_ += count;
+    consume(count, static_cast<size_t>(r.src - piece.bytes), r.prev, r.prev_len);
     done += count;
-    if (count < run.count) break;
+    if (count < piece.count) break;
   }
   return done;
 }
@@ -226,13 +223,12 @@ size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
 size_t DeltaByteArrayDecoder::decode(uint8_t* out, size_t n, size_t width) {
   size_t done = 0;
   while (done < n) {
-    size_t count = next_prefixes(n - done);
-    auto run = suffixes_.peek(count);
-    count = run.count;
+    const Pieces piece = next_pieces(n - done);
+    const size_t count = piece.count;
     if (count == 0) break;
-    const int32_t* prefix = chunk_ + chunk_pos_;
-    const int32_t* suffix = run.lengths;
-    const uint8_t* src = run.bytes;
+    const int32_t* prefix = piece.prefix;
+    const int32_t* suffix = piece.suffix;
+    const uint8_t* src = piece.bytes;
     const uint8_t* prev = previous_.data();
     size_t prev_len = previous_.size();
     uint8_t* dst = out + done * width;
@@ -251,9 +247,7 @@ size_t DeltaByteArrayDecoder::decode(uint8_t* out, size_t n, size_t width) {
       prev_len = width;
       dst += width;
     }
-    previous_.assign(prev, prev_len);
-    suffixes_.consume(count, suffix_bytes);
-    chunk_pos_ += count;
+    consume(count, suffix_bytes, prev, prev_len);
     done += count;
   }
   return done;

@@ -84,6 +84,7 @@ PARQ_AVX512 inline __m512i vector_hash(__m512i k, bool wide) {
     p = _mm512_add_epi64(p, _mm512_mul_epu32(_mm512_xor_si512(hi, _mm512_set1_epi64(kSeed32B)),
                                              _mm512_set1_epi64(kMul32B)));
   }
+  p = _mm512_mul_epu32(_mm512_xor_si512(p, _mm512_srli_epi64(p, 32)), _mm512_set1_epi64(kMul32C));
   return _mm512_xor_si512(p, _mm512_srli_epi64(p, 32));
 }
 

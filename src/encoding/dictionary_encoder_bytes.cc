@@ -90,17 +90,9 @@ size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* da
     const uint8_t* p = data + begin;
     uint32_t len = static_cast<uint32_t>(end - begin);
     uint64_t hash = hashing::hash_bytes(p, len);
-    uint32_t tag = HashedIndexTable::tag_of(hash);
-    size_t pos = hash & mask;
-    uint32_t index = UINT32_MAX;
-    for (;; pos = (pos + 1) & mask) {
-      const auto& s = slots[pos];
-      if (s.index_plus_one == 0) break;
-      if (s.tag == tag && equal(s.index_plus_one - 1, p, len)) {
-        index = s.index_plus_one - 1;
-        break;
-      }
-    }
+    size_t pos;
+    uint32_t index =
+        HashedIndexTable::probe(slots, mask, hash, [&](uint32_t entry) { return equal(entry, p, len); }, &pos);
     if (index == UINT32_MAX) {
       if (!fits(kLengthPrefix + len)) {
         limit_reached_ = true;
@@ -166,17 +158,9 @@ size_t FixedLenByteArrayDictionaryEncoder::put(const uint8_t* values, size_t n) 
       __builtin_prefetch(&slots[hashing::hash_bytes(values + (i + kPrefetchDistance) * w, w) & mask]);
     const uint8_t* p = values + i * w;
     uint64_t hash = hashing::hash_bytes(p, w);
-    uint32_t tag = HashedIndexTable::tag_of(hash);
-    size_t pos = hash & mask;
-    uint32_t index = UINT32_MAX;
-    for (;; pos = (pos + 1) & mask) {
-      const auto& s = slots[pos];
-      if (s.index_plus_one == 0) break;
-      if (s.tag == tag && hashing::bytes_equal(arena + (s.index_plus_one - 1) * w, p, w)) {
-        index = s.index_plus_one - 1;
-        break;
-      }
-    }
+    size_t pos;
+    uint32_t index = HashedIndexTable::probe(
+        slots, mask, hash, [&](uint32_t entry) { return hashing::bytes_equal(arena + entry * w, p, w); }, &pos);
     if (index == UINT32_MAX) {
       if (!fits(w)) {
         limit_reached_ = true;

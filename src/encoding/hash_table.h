@@ -44,20 +44,23 @@ inline uint64_t fold_multiply(uint64_t a, uint64_t b) {
 inline constexpr uint64_t kSeedA = 0x9e3779b97f4a7c15ull;
 inline constexpr uint64_t kSeedB = 0xd6e8feb86659fd93ull;
 
-// 4- and 8-byte keys: 32x32 -> 64 multiplies folded to 64 bits, one per
-// 32-bit half. Weaker than the 128-bit fold but still carries every key bit
-// into the low (slot) bits, and it is what vpmuludq computes, so that the
-// dictionary encoder's AVX-512 probe hashes 8 keys at once to the same slots
-// (encoding/dictionary_encoder.cc keeps a copy in vector form).
+// 4- and 8-byte keys: 32x32 -> 64 multiplies, one per 32-bit half, folded
+// to 32 bits, then one more multiply-fold so that keys differing only in
+// high bits still spread over the low (slot) bits. Those are the operations
+// vpmuludq offers, so the dictionary encoder's AVX-512 probe hashes 8 keys
+// at once to the same slots (encoding/dictionary_encoder.cc has the vector
+// form; the two must agree).
 inline constexpr uint32_t kSeed32A = 0x85ebca6bu;
 inline constexpr uint32_t kSeed32B = 0xc2b2ae35u;
 inline constexpr uint32_t kMul32A = 0x9e3779b1u;
 inline constexpr uint32_t kMul32B = 0x7feb352du;
+inline constexpr uint32_t kMul32C = 0x846ca68bu;
 inline uint64_t fold32(uint64_t p) { return p ^ (p >> 32); }
-inline uint64_t hash_key(uint32_t k) { return fold32(uint64_t{k ^ kSeed32A} * kMul32A); }
+inline uint64_t finish32(uint64_t h) { return fold32(uint64_t{static_cast<uint32_t>(h)} * kMul32C); }
+inline uint64_t hash_key(uint32_t k) { return finish32(fold32(uint64_t{k ^ kSeed32A} * kMul32A)); }
 inline uint64_t hash_key(uint64_t k) {
-  return fold32(uint64_t{static_cast<uint32_t>(k) ^ kSeed32A} * kMul32A +
-                uint64_t{static_cast<uint32_t>(k >> 32) ^ kSeed32B} * kMul32B);
+  return finish32(fold32(uint64_t{static_cast<uint32_t>(k) ^ kSeed32A} * kMul32A +
+                         uint64_t{static_cast<uint32_t>(k >> 32) ^ kSeed32B} * kMul32B));
 }
 inline uint64_t hash_key(const Int96& k) {
   uint64_t lo = uint64_t{k.words[0]} | (uint64_t{k.words[1]} << 32);
@@ -234,12 +237,21 @@ class HashedIndexTable {
   // UINT32_MAX with *empty set to the slot where it would go.
   template <class Equal>
   uint32_t find(uint64_t hash, Equal&& equal, Slot** empty) const {
-    uint32_t tag = tag_of(hash);
-    Slot* slots = this->slots();
-    for (size_t pos = hash & mask_;; pos = (pos + 1) & mask_) {
-      Slot& s = slots[pos];
+    size_t pos;
+    uint32_t index = probe(slots(), mask_, hash, equal, &pos);
+    if (index == UINT32_MAX) *empty = &slots()[pos];
+    return index;
+  }
+
+  // find() over `slots` and `mask` as the caller holds them (in locals, in
+  // a hot loop): the index, or UINT32_MAX with *pos the empty slot.
+  template <class Equal>
+  static uint32_t probe(const Slot* slots, size_t mask, uint64_t hash, Equal&& equal, size_t* pos) {
+    const uint32_t tag = tag_of(hash);
+    for (size_t at = hash & mask;; at = (at + 1) & mask) {
+      const Slot& s = slots[at];
       if (s.index_plus_one == 0) {
-        *empty = &s;
+        *pos = at;
         return UINT32_MAX;
       }
       if (s.tag == tag && equal(s.index_plus_one - 1)) return s.index_plus_one - 1;

@@ -4,23 +4,19 @@
 // anything is copied. Short values, the common case, are copied with a fixed
 // 16-byte move when the source has 16 readable bytes; the Buffer padding past
 // capacity absorbs the overshoot on the destination side.
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cstring>
 #include <string>
 
+#include "encoding/byte_copy.h"
 #include "parq/encoding/plain.h"
 #include "parq/error.h"
 
 namespace parq::encoding {
 namespace {
 
-inline uint32_t load_u32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
+using bytes::copy32;
+using bytes::load_u32;
 
 // load_u32(p + len + 4) as one load with the sum in its addressing mode, so
 // that the add is not on the scan's loop-carried chain: left to itself the
@@ -35,25 +31,6 @@ inline size_t load_next_length(const uint8_t* p, size_t len) {
 #else
   return load_u32(p + len + 4);
 #endif
-}
-
-// Copies len bytes in 16-byte steps: reads up to 15 bytes past src + len and
-// writes up to 15 past dst + len; callers guarantee both are addressable.
-inline void copy_chunks(uint8_t* dst, const uint8_t* src, size_t len) {
-  size_t k = 0;
-  do {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k), v);
-    k += 16;
-  } while (k < len);
-}
-
-// Copies 32 bytes; the caller has checked both sides have room.
-inline void copy32(uint8_t* dst, const uint8_t* src) {
-  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
-  __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), a);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 16), b);
 }
 
 constexpr size_t kMaxBatchBytes = static_cast<size_t>(kMaxByteArrayBatchBytes);
@@ -145,10 +122,8 @@ size_t PlainByteArrayDecoder::decode(ByteArrayBatch& batch, size_t n) {
     }
     if (__builtin_expect(len <= 32 && avail >= 32, 1)) {
       copy32(out + out_size, p + 4);
-    } else if (avail >= len + 16) {
-      copy_chunks(out + out_size, p + 4, len);
-    } else if (len != 0) {
-      std::memcpy(out + out_size, p + 4, len);
+    } else {
+      bytes::copy_bounded(out + out_size, p + 4, len, end);
     }
     out_size += len;
     offsets[++i] = static_cast<int32_t>(out_size);
@@ -224,17 +199,15 @@ void PlainByteArrayEncoder::put(std::span<const int32_t> offsets, std::span<cons
   // Values with 32 (16) readable bytes behind their end in `data` are copied
   // in whole 32 (16) byte chunks; the output overshoot lands in the Buffer
   // padding or is overwritten by the next value.
-  const size_t safe_end = data.size() >= 16 ? data.size() - 16 : 0;
+  const uint8_t* const src_end = src + data.size();
   for (size_t i = 0; i < n; ++i) {
     uint32_t len = static_cast<uint32_t>(o[i + 1] - o[i]);
     std::memcpy(dst, &len, 4);
     dst += 4;
     if (len <= 32 && static_cast<size_t>(o[i]) + 32 <= data.size()) {
       copy32(dst, src + o[i]);
-    } else if (static_cast<size_t>(o[i + 1]) <= safe_end) {
-      copy_chunks(dst, src + o[i], len);
-    } else if (len != 0) {
-      std::memcpy(dst, src + o[i], len);
+    } else {
+      bytes::copy_bounded(dst, src + o[i], len, src_end);
     }
     dst += len;
   }

@@ -2,7 +2,6 @@
 // RowJsonWriter and the recursive renderer over it; see parq/text/row_text.h.
 #include "parq/text/row_text.h"
 
-#include <bit>
 #include <cstring>
 #include <limits>
 #include <string_view>

@@ -1,6 +1,7 @@
 // DELTA_BYTE_ARRAY: the spec's example, round trips for BYTE_ARRAY and
 // FIXED_LEN_BYTE_ARRAY, skip() and malformed streams.
 #include "parq/encoding/delta_byte_array.h"
+#include "parq/util/cpu.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -83,6 +84,29 @@ TEST(DeltaByteArray, RoundTrips) {
       "abc"};
   EXPECT_EQ(decode(encode(tricky)), tricky);
   EXPECT_EQ(decode(encode(tricky), 1), tricky);
+}
+
+// Every prefix/suffix split around the vector rebuild's 64-byte register:
+// values of 0..150 bytes, each sharing a random part of the one before,
+// under every SIMD level.
+TEST(DeltaByteArray, PrefixesAcrossTheRegisterWidth) {
+  std::mt19937 rng(7);
+  std::vector<std::string> values;
+  std::string prev;
+  for (int i = 0; i < 3000; ++i) {
+    std::string v = prev.substr(0, rng() % (prev.size() + 1));
+    v.resize(rng() % 151, 'q');
+    for (size_t k = v.size() / 2; k < v.size(); ++k) v[k] = static_cast<char>('a' + rng() % 26);
+    values.push_back(v);
+    prev = v;
+  }
+  auto bytes = encode(values);
+  for (int level = 0; level <= static_cast<int>(detected_simd_level()); ++level) {
+    set_simd_level(static_cast<SimdLevel>(level));
+    EXPECT_EQ(decode(bytes), values) << level;
+    EXPECT_EQ(decode(bytes, 7), values) << level;
+  }
+  set_simd_level(detected_simd_level());
 }
 
 TEST(DeltaByteArray, FixedLength) {

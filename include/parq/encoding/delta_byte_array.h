@@ -37,7 +37,17 @@ class DeltaByteArrayDecoder {
 
  private:
   static constexpr size_t kChunk = 1024;
-  size_t next_prefixes(size_t n);
+  // The next up to n values' prefix lengths, suffix lengths and suffix
+  // bytes (count 0 only at the end), and moving past the first `count` of
+  // them once rebuilt; the last one rebuilt becomes the next prefix source.
+  struct Pieces {
+    const int32_t* prefix;
+    const int32_t* suffix;
+    const uint8_t* bytes;
+    size_t count;
+  };
+  Pieces next_pieces(size_t n);
+  void consume(size_t count, size_t suffix_bytes, const uint8_t* last, size_t last_len);
   [[noreturn]] void bad_prefix(size_t i, int32_t prefix, size_t previous) const;
   [[noreturn]] void bad_width(size_t i, size_t length, size_t width) const;
 

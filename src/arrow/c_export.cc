@@ -1,0 +1,620 @@
+// Export of RecordBatches and their schemas through the Arrow C Data
+// Interface: the Parquet -> Arrow type decision (shared by the schema and the
+// array so the two never disagree), the conversions where parq keeps
+// Parquet's storage, and the ownership behind the release callbacks.
+#include "parq/arrow/c_export.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "parq/error.h"
+
+namespace parq {
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "Arrow buffers are exported as parq holds them, which assumes a little-endian host");
+
+using format::Type;
+
+// Consumers read length + 1 offsets even at length 0, and some reject NULL
+// data pointers; empty buffers point here instead.
+alignas(64) const uint8_t kZeros[64] = {};
+const void* const kNoBuffers[1] = {nullptr};
+
+constexpr int kMaxDecimal128Digits = 38;
+constexpr int kMaxDecimal256Digits = 76;
+
+[[noreturn]] void fail(const Array& a, const std::string& what) {
+  throw Error("Arrow export: column '" + a.name + "': " + what);
+}
+
+// ---------------------------------------------------------------------------
+// Type decision.
+
+// How a leaf's Parquet storage becomes its Arrow layout.
+enum class Conversion {
+  kShare,     // fixed-width values are already Arrow's
+  kBoolean,   // bit-packed values are already Arrow's
+  kBinary,    // offsets and bytes are already Arrow's
+  kNull,      // Arrow's null type has no buffers
+  kNarrow8,   // INT(8) held in 4 bytes
+  kNarrow16,  // INT(16) held in 4 bytes
+  kDecimal,   // unscaled INT32/INT64 or big-endian bytes -> little endian
+  kInt96,     // nanos-of-day + Julian day -> nanos since the epoch
+  kInterval,  // 3 x uint32 -> month_day_nano
+};
+
+struct LeafType {
+  std::string format;
+  Conversion conversion = Conversion::kShare;
+  int32_t width = 0;  // Arrow bytes per slot for the fixed-width conversions
+  bool uuid = false;
+};
+
+char unit_letter(const format::TimeUnit& unit) {
+  if (unit.MILLIS) return 'm';
+  if (unit.MICROS) return 'u';
+  if (unit.NANOS) return 'n';
+  return 0;
+}
+
+// Null when the precision has no Arrow decimal: the caller falls back to
+// the storage type so no value is lost.
+std::optional<LeafType> decimal_type(const format::DecimalType& d) {
+  if (d.precision < 1 || d.precision > kMaxDecimal256Digits) return std::nullopt;
+  bool wide = d.precision > kMaxDecimal128Digits;
+  std::string format = "d:" + std::to_string(d.precision) + "," + std::to_string(d.scale) + (wide ? ",256" : "");
+  return LeafType{format, Conversion::kDecimal, wide ? 32 : 16};
+}
+
+LeafType int32_type(const format::LogicalType& l) {
+  if (l.DECIMAL) {
+    if (auto d = decimal_type(*l.DECIMAL)) return *d;
+  }
+  if (l.DATE) return {"tdD"};
+  if (l.TIME && unit_letter(l.TIME->unit) == 'm') return {"ttm"};
+  if (l.INTEGER) {
+    bool s = l.INTEGER->is_signed;
+    if (l.INTEGER->bit_width == 8) return {s ? "c" : "C", Conversion::kNarrow8, 1};
+    if (l.INTEGER->bit_width == 16) return {s ? "s" : "S", Conversion::kNarrow16, 2};
+    return {s ? "i" : "I"};
+  }
+  return {"i"};
+}
+
+LeafType int64_type(const format::LogicalType& l) {
+  if (l.DECIMAL) {
+    if (auto d = decimal_type(*l.DECIMAL)) return *d;
+  }
+  if (l.TIME) {
+    char unit = unit_letter(l.TIME->unit);
+    if (unit == 'u' || unit == 'n') return {std::string("tt") + unit};
+  }
+  if (l.TIMESTAMP) {
+    if (char unit = unit_letter(l.TIMESTAMP->unit)) {
+      return {std::string("ts") + unit + ":" + (l.TIMESTAMP->is_adjusted_to_utc ? "UTC" : "")};
+    }
+  }
+  if (l.INTEGER && !l.INTEGER->is_signed) return {"L"};
+  return {"l"};
+}
+
+LeafType byte_array_type(const format::LogicalType& l) {
+  if (l.STRING || l.ENUM || l.JSON) return {"u", Conversion::kBinary};
+  if (l.DECIMAL) {
+    if (auto d = decimal_type(*l.DECIMAL)) return *d;
+  }
+  return {"z", Conversion::kBinary};
+}
+
+LeafType fixed_type(const ValueType& t) {
+  const format::LogicalType& l = t.logical;
+  if (l.DECIMAL) {
+    if (auto d = decimal_type(*l.DECIMAL)) return *d;
+  }
+  if (l.FLOAT16 && t.type_length == 2) return {"e"};
+  if (t.converted == format::ConvertedType::INTERVAL && t.type_length == 12) {
+    return {"tin", Conversion::kInterval, 16};
+  }
+  LeafType w{"w:" + std::to_string(t.type_length)};
+  w.uuid = l.UUID && t.type_length == 16;
+  return w;
+}
+
+LeafType leaf_type(const ValueType& t) {
+  if (t.logical.UNKNOWN) return {"n", Conversion::kNull};
+  switch (t.physical) {
+    case Type::BOOLEAN:
+      return {"b", Conversion::kBoolean};
+    case Type::INT32:
+      return int32_type(t.logical);
+    case Type::INT64:
+      return int64_type(t.logical);
+    case Type::INT96:
+      return {"tsn:", Conversion::kInt96, 8};
+    case Type::FLOAT:
+      return {"f"};
+    case Type::DOUBLE:
+      return {"g"};
+    case Type::BYTE_ARRAY:
+      return byte_array_type(t.logical);
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return fixed_type(t);
+  }
+  throw Error("Arrow export: unknown physical type " + std::to_string(static_cast<int>(t.physical)));
+}
+
+// ---------------------------------------------------------------------------
+// Schema.
+
+// The schema as plain values first, so that building it may throw freely
+// before any C structure exists.
+struct Field {
+  std::string format;
+  std::string name;
+  std::string metadata;
+  int64_t flags = ARROW_FLAG_NULLABLE;
+  std::vector<Field> children;
+};
+
+void append_int32(std::string& out, int32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+// The C Data Interface's binary key/value encoding.
+std::string encode_metadata(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::string out;
+  append_int32(out, static_cast<int32_t>(pairs.size()));
+  for (const auto& [key, value] : pairs) {
+    append_int32(out, static_cast<int32_t>(key.size()));
+    out += key;
+    append_int32(out, static_cast<int32_t>(value.size()));
+    out += value;
+  }
+  return out;
+}
+
+Field describe(const Array& a);
+
+Field describe_leaf(const Array& a) {
+  LeafType t = leaf_type(a.type);
+  Field f{t.format, a.name};
+  if (t.uuid) f.metadata = encode_metadata({{"ARROW:extension:name", "arrow.uuid"}, {"ARROW:extension:metadata", ""}});
+  return f;
+}
+
+Field describe_map(const Array& a) {
+  if (a.children.empty() || a.children.size() > 2) fail(a, "a map needs keys and at most one values child");
+  Field key = describe(a.children[0]);
+  key.name = "key";
+  key.flags = 0;  // Arrow map keys are never null
+  Field value = a.children.size() == 2 ? describe(a.children[1]) : Field{"n"};
+  value.name = "value";
+  Field entries{"+s", "entries", "", 0};
+  entries.children.push_back(std::move(key));
+  entries.children.push_back(std::move(value));
+  Field f{"+m", a.name};
+  f.children.push_back(std::move(entries));
+  return f;
+}
+
+Field describe(const Array& a) {
+  switch (a.kind) {
+    case ArrayKind::kLeaf:
+      return describe_leaf(a);
+    case ArrayKind::kStruct: {
+      Field f{"+s", a.name};
+      for (const Array& c : a.children) f.children.push_back(describe(c));
+      return f;
+    }
+    case ArrayKind::kList: {
+      if (a.children.size() != 1) fail(a, "a list needs exactly one child");
+      Field f{"+l", a.name};
+      f.children.push_back(describe(a.children[0]));
+      if (f.children[0].name.empty()) f.children[0].name = "item";
+      return f;
+    }
+    case ArrayKind::kMap:
+      return describe_map(a);
+  }
+  fail(a, "unknown array kind");
+}
+
+// private_data of every exported ArrowSchema.
+struct SchemaNode {
+  std::string format, name, metadata;
+  std::unique_ptr<ArrowSchema[]> children;
+  std::vector<ArrowSchema*> child_pointers;
+  // Releases the children the consumer has not moved out; this also undoes
+  // a half-built tree when an allocation fails.
+  ~SchemaNode() {
+    for (ArrowSchema* c : child_pointers) {
+      if (c->release != nullptr) c->release(c);
+    }
+  }
+};
+
+void release_schema(ArrowSchema* schema) {
+  delete static_cast<SchemaNode*>(schema->private_data);
+  schema->release = nullptr;
+}
+
+void publish(Field&& f, ArrowSchema* out) {
+  auto node = std::make_unique<SchemaNode>();
+  node->format = std::move(f.format);
+  node->name = std::move(f.name);
+  node->metadata = std::move(f.metadata);
+  size_t n = f.children.size();
+  node->children = std::make_unique<ArrowSchema[]>(n);  // value-initialised: release == nullptr
+  node->child_pointers.reserve(n);                      // a published child must always be found by ~SchemaNode
+  for (size_t i = 0; i < n; ++i) {
+    publish(std::move(f.children[i]), &node->children[i]);
+    node->child_pointers.push_back(&node->children[i]);
+  }
+  *out = ArrowSchema{};
+  out->format = node->format.c_str();
+  out->name = node->name.c_str();
+  out->metadata = node->metadata.empty() ? nullptr : node->metadata.data();
+  out->flags = f.flags;
+  out->n_children = static_cast<int64_t>(n);
+  out->children = node->child_pointers.data();
+  out->release = release_schema;
+  out->private_data = node.release();
+}
+
+// ---------------------------------------------------------------------------
+// Arrays: checks that the buffers cover what the lengths claim, so a bad
+// batch fails here rather than in the consumer.
+
+int64_t checked_offset_end(const Array& a, int64_t limit, const char* what) {
+  if (a.length == 0 && a.offsets.empty()) return 0;
+  if (a.offsets.size() < static_cast<size_t>(a.length + 1) * 4) fail(a, "offsets shorter than length + 1");
+  const int32_t* o = a.offsets_data();
+  if (o[0] < 0) fail(a, "negative first offset");
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (o[i + 1] < o[i]) fail(a, "decreasing offsets");
+  }
+  if (o[a.length] > limit) fail(a, std::string("offsets run past the ") + what);
+  return o[a.length];
+}
+
+void check_validity(const Array& a) {
+  if (a.length < 0) fail(a, "negative length");
+  if (!a.validity.empty() && a.validity.size() < static_cast<size_t>((a.length + 7) / 8)) {
+    fail(a, "validity bitmap shorter than length");
+  }
+}
+
+void check_values(const Array& a, size_t bytes_per_slot) {
+  if (a.values.size() < static_cast<size_t>(a.length) * bytes_per_slot) fail(a, "values shorter than length");
+}
+
+void check_leaf(const Array& a, const LeafType& t) {
+  switch (t.conversion) {
+    case Conversion::kNull:
+      return;
+    case Conversion::kBoolean:
+      if (a.values.size() < static_cast<size_t>((a.length + 7) / 8)) fail(a, "values shorter than length");
+      return;
+    case Conversion::kBinary:
+      checked_offset_end(a, static_cast<int64_t>(a.values.size()), "values");
+      return;
+    default:
+      if (a.type.physical == Type::BYTE_ARRAY) {
+        checked_offset_end(a, static_cast<int64_t>(a.values.size()), "values");
+      } else {
+        if (a.value_width() <= 0) fail(a, "fixed-width column without a width");
+        check_values(a, static_cast<size_t>(a.value_width()));
+      }
+  }
+}
+
+int64_t count_nulls(const Buffer& validity, int64_t length) {
+  if (validity.empty()) return 0;
+  const uint8_t* bits = validity.data();
+  int64_t set = 0;
+  int64_t whole = length / 8;
+  for (int64_t i = 0; i < whole; ++i) set += std::popcount(bits[i]);
+  if (int rest = static_cast<int>(length % 8))
+    set += std::popcount(static_cast<uint8_t>(bits[whole] & ((1u << rest) - 1)));
+  return length - set;
+}
+
+// ---------------------------------------------------------------------------
+// Conversions into fresh buffers.
+
+template <class T>
+Buffer narrow(const Array& a) {
+  Buffer out(static_cast<size_t>(a.length) * sizeof(T));
+  const int32_t* in = a.values.data_as<int32_t>();
+  T* o = out.data_as<T>();
+  for (int64_t i = 0; i < a.length; ++i) o[i] = static_cast<T>(in[i]);
+  return out;
+}
+
+void store_decimal(uint8_t* out, int64_t v, int width) {
+  std::memcpy(out, &v, sizeof v);
+  std::memset(out + sizeof v, v < 0 ? 0xFF : 0x00, width - sizeof v);
+}
+
+// Big-endian two's complement of any length -> `width` bytes little endian.
+// Bytes beyond `width` must be sign extension, else the value does not fit.
+bool store_big_endian(uint8_t* out, const uint8_t* in, size_t n, int width) {
+  uint8_t sign = n > 0 && (in[0] & 0x80) ? 0xFF : 0x00;
+  std::memset(out, sign, width);
+  size_t kept = std::min(n, static_cast<size_t>(width));
+  for (size_t i = 0; i < kept; ++i) out[i] = in[n - 1 - i];
+  for (size_t i = 0; i < n - kept; ++i) {
+    if (in[i] != sign) return false;
+  }
+  return (out[width - 1] & 0x80) == (sign & 0x80);
+}
+
+Buffer convert_decimal(const Array& a, int width) {
+  Buffer out(static_cast<size_t>(a.length) * width);
+  uint8_t* o = out.data();
+  for (int64_t i = 0; i < a.length; ++i, o += width) {
+    switch (a.type.physical) {
+      case Type::INT32:
+        store_decimal(o, a.values.data_as<int32_t>()[i], width);
+        break;
+      case Type::INT64:
+        store_decimal(o, a.values.data_as<int64_t>()[i], width);
+        break;
+      default: {
+        // Null slots may hold anything in a fixed-width column; they export as 0.
+        if (!a.is_valid(i)) {
+          std::memset(o, 0, width);
+          break;
+        }
+        const uint8_t* in;
+        size_t n;
+        if (a.type.physical == Type::BYTE_ARRAY) {
+          in = a.values.data() + a.offsets_data()[i];
+          n = static_cast<size_t>(a.offsets_data()[i + 1] - a.offsets_data()[i]);
+        } else {
+          n = static_cast<size_t>(a.type.type_length);
+          in = a.values.data() + i * n;
+        }
+        if (!store_big_endian(o, in, n, width))
+          fail(a, "decimal value too wide for its precision at slot " + std::to_string(i));
+      }
+    }
+  }
+  return out;
+}
+
+// Wraps around outside 1677..2262 like Arrow C++: unsigned arithmetic makes
+// the overflow defined.
+Buffer convert_int96(const Array& a) {
+  constexpr int64_t kJulianDayOfEpoch = 2440588;
+  constexpr uint64_t kNanosPerDay = 86400ull * 1000 * 1000 * 1000;
+  Buffer out(static_cast<size_t>(a.length) * 8);
+  const uint8_t* in = a.values.data();
+  int64_t* o = out.data_as<int64_t>();
+  for (int64_t i = 0; i < a.length; ++i, in += 12) {
+    uint64_t nanos_of_day;
+    uint32_t julian_day;
+    std::memcpy(&nanos_of_day, in, 8);
+    std::memcpy(&julian_day, in + 8, 4);
+    uint64_t days = static_cast<uint64_t>(static_cast<int64_t>(julian_day) - kJulianDayOfEpoch);
+    o[i] = static_cast<int64_t>(days * kNanosPerDay + nanos_of_day);
+  }
+  return out;
+}
+
+Buffer convert_interval(const Array& a) {
+  Buffer out(static_cast<size_t>(a.length) * 16);
+  const uint8_t* in = a.values.data();
+  uint8_t* o = out.data();
+  for (int64_t i = 0; i < a.length; ++i, in += 12, o += 16) {
+    uint32_t months, days, millis;
+    std::memcpy(&months, in, 4);
+    std::memcpy(&days, in + 4, 4);
+    std::memcpy(&millis, in + 8, 4);
+    int64_t nanos = static_cast<int64_t>(millis) * 1000000;
+    std::memcpy(o, &months, 4);  // reinterpreted as int32, see c_export.h
+    std::memcpy(o + 4, &days, 4);
+    std::memcpy(o + 8, &nanos, 8);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Array nodes.
+
+// private_data of every exported ArrowArray: the buffers it points into and
+// its children's structures.
+struct ArrayNode {
+  std::vector<Buffer> owned;
+  std::vector<const void*> buffers;
+  std::unique_ptr<ArrowArray[]> children;
+  std::vector<ArrowArray*> child_pointers;
+
+  const void* keep(Buffer&& b) {
+    if (b.empty()) return kZeros;
+    owned.push_back(std::move(b));
+    return owned.back().data();
+  }
+  ~ArrayNode() {
+    for (ArrowArray* c : child_pointers) {
+      if (c->release != nullptr) c->release(c);
+    }
+  }
+};
+
+void release_array(ArrowArray* array) {
+  delete static_cast<ArrayNode*>(array->private_data);
+  array->release = nullptr;
+}
+
+void finish(std::unique_ptr<ArrayNode> node, int64_t length, int64_t null_count, ArrowArray* out) {
+  *out = ArrowArray{};
+  out->length = length;
+  out->null_count = null_count;
+  out->n_buffers = static_cast<int64_t>(node->buffers.size());
+  out->buffers = node->buffers.empty() ? const_cast<const void**>(kNoBuffers) : node->buffers.data();
+  out->n_children = static_cast<int64_t>(node->child_pointers.size());
+  out->children = node->child_pointers.data();
+  out->release = release_array;
+  out->private_data = node.release();
+}
+
+void make_children(ArrayNode& node, size_t n) {
+  node.children = std::make_unique<ArrowArray[]>(n);  // value-initialised: release == nullptr
+  node.child_pointers.reserve(n);
+}
+
+ArrowArray* next_child(ArrayNode& node) {
+  ArrowArray* c = &node.children[node.child_pointers.size()];
+  node.child_pointers.push_back(c);
+  return c;
+}
+
+// Pushes the validity pointer (NULL without nulls) and returns the null count.
+int64_t push_validity(ArrayNode& node, Array& a) {
+  check_validity(a);
+  int64_t nulls = count_nulls(a.validity, a.length);
+  node.buffers.push_back(nulls == 0 ? nullptr : node.keep(std::move(a.validity)));
+  return nulls;
+}
+
+void export_array(Array&& a, ArrowArray* out);
+
+void export_null(int64_t length, ArrowArray* out) { finish(std::make_unique<ArrayNode>(), length, length, out); }
+
+Buffer converted_values(const Array& a, const LeafType& t) {
+  switch (t.conversion) {
+    case Conversion::kNarrow8:
+      return narrow<int8_t>(a);
+    case Conversion::kNarrow16:
+      return narrow<int16_t>(a);
+    case Conversion::kDecimal:
+      return convert_decimal(a, t.width);
+    case Conversion::kInt96:
+      return convert_int96(a);
+    case Conversion::kInterval:
+      return convert_interval(a);
+    default:
+      return {};
+  }
+}
+
+void export_leaf(Array&& a, ArrowArray* out) {
+  LeafType t = leaf_type(a.type);
+  if (t.conversion == Conversion::kNull) return export_null(a.length, out);
+  check_validity(a);
+  check_leaf(a, t);
+  // Before the bitmap moves into the export: decimals read it to skip null slots.
+  Buffer converted = converted_values(a, t);
+  auto node = std::make_unique<ArrayNode>();
+  int64_t nulls = push_validity(*node, a);
+  switch (t.conversion) {
+    case Conversion::kShare:
+    case Conversion::kBoolean:
+      node->buffers.push_back(node->keep(std::move(a.values)));
+      break;
+    case Conversion::kBinary:
+      node->buffers.push_back(node->keep(std::move(a.offsets)));
+      node->buffers.push_back(node->keep(std::move(a.values)));
+      break;
+    default:
+      node->buffers.push_back(node->keep(std::move(converted)));
+  }
+  finish(std::move(node), a.length, nulls, out);
+}
+
+void export_struct(Array&& a, ArrowArray* out) {
+  auto node = std::make_unique<ArrayNode>();
+  int64_t nulls = push_validity(*node, a);
+  make_children(*node, a.children.size());
+  for (Array& c : a.children) {
+    if (c.length < a.length) fail(a, "struct child '" + c.name + "' shorter than the struct");
+    export_array(std::move(c), next_child(*node));
+  }
+  finish(std::move(node), a.length, nulls, out);
+}
+
+void export_list(Array&& a, ArrowArray* out) {
+  if (a.children.size() != 1) fail(a, "a list needs exactly one child");
+  checked_offset_end(a, a.children[0].length, "elements");
+  auto node = std::make_unique<ArrayNode>();
+  int64_t nulls = push_validity(*node, a);
+  node->buffers.push_back(node->keep(std::move(a.offsets)));
+  make_children(*node, 1);
+  export_array(std::move(a.children[0]), next_child(*node));
+  finish(std::move(node), a.length, nulls, out);
+}
+
+// The entries struct has no buffers of its own: it only pairs keys and values.
+void export_entries(Array& keys, Array* values, ArrowArray* out) {
+  auto node = std::make_unique<ArrayNode>();
+  node->buffers.push_back(nullptr);
+  make_children(*node, 2);
+  int64_t length = keys.length;
+  export_array(std::move(keys), next_child(*node));
+  if (values != nullptr) {
+    export_array(std::move(*values), next_child(*node));
+  } else {
+    export_null(length, next_child(*node));
+  }
+  finish(std::move(node), length, 0, out);
+}
+
+void export_map(Array&& a, ArrowArray* out) {
+  if (a.children.empty() || a.children.size() > 2) fail(a, "a map needs keys and at most one values child");
+  Array* values = a.children.size() == 2 ? &a.children[1] : nullptr;
+  if (values != nullptr && values->length != a.children[0].length) fail(a, "keys and values differ in length");
+  checked_offset_end(a, a.children[0].length, "entries");
+  // Arrow declares map keys non-nullable; a consumer may skip their bitmap.
+  check_validity(a.children[0]);
+  if (count_nulls(a.children[0].validity, a.children[0].length) != 0) fail(a, "null map key");
+  auto node = std::make_unique<ArrayNode>();
+  int64_t nulls = push_validity(*node, a);
+  node->buffers.push_back(node->keep(std::move(a.offsets)));
+  make_children(*node, 1);
+  export_entries(a.children[0], values, next_child(*node));
+  finish(std::move(node), a.length, nulls, out);
+}
+
+void export_array(Array&& a, ArrowArray* out) {
+  switch (a.kind) {
+    case ArrayKind::kLeaf:
+      return export_leaf(std::move(a), out);
+    case ArrayKind::kStruct:
+      return export_struct(std::move(a), out);
+    case ArrayKind::kList:
+      return export_list(std::move(a), out);
+    case ArrayKind::kMap:
+      return export_map(std::move(a), out);
+  }
+  fail(a, "unknown array kind");
+}
+
+}  // namespace
+
+void export_schema(const RecordBatch& prototype, ArrowSchema* out) {
+  Field root{"+s", "", "", 0};
+  for (const Array& c : prototype.columns) root.children.push_back(describe(c));
+  publish(std::move(root), out);
+}
+
+void export_batch(RecordBatch&& batch, ArrowArray* out) {
+  // Consumed here, so that buffers replaced by conversions are freed now
+  // rather than whenever the caller drops its moved-from batch.
+  RecordBatch owned = std::move(batch);
+  Array root;
+  root.kind = ArrayKind::kStruct;
+  root.length = owned.num_rows;
+  root.children = std::move(owned.columns);
+  ArrowArray exported;
+  export_struct(std::move(root), &exported);
+  *out = exported;
+}
+
+}  // namespace parq

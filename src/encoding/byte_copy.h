@@ -1,0 +1,52 @@
+// Short-copy helpers of the byte-array codecs (PLAIN and DELTA_BYTE_ARRAY):
+// values are mostly a few dozen bytes, where memcpy's size dispatch costs
+// more than the copy itself, so these copy in whole 16/32-byte vectors and
+// let the caller guarantee room for the overshoot (Buffer padding on the
+// output side, a bound on the input side).
+//
+// Private to src/encoding.
+#pragma once
+
+#include <emmintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace parq::encoding::bytes {
+
+inline uint32_t load_u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// Copies len bytes in 16-byte steps (none for 0 bytes): reads up to 15
+// bytes past src + len and writes as far past dst + len.
+inline void copy16_steps(uint8_t* dst, const uint8_t* src, size_t len) {
+  for (size_t k = 0; k < len; k += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k), v);
+  }
+}
+
+// Copies 32 bytes.
+inline void copy32(uint8_t* dst, const uint8_t* src) {
+  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+  __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), a);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 16), b);
+}
+
+// Copies len bytes from an input that ends at src_end, in 16-byte steps
+// when 16 bytes past the value are still input, else exactly; the output
+// side needs the 16 bytes of slack either way.
+inline void copy_bounded(uint8_t* dst, const uint8_t* src, size_t len, const uint8_t* src_end) {
+  if (static_cast<size_t>(src_end - src) >= len + 16) {
+    copy16_steps(dst, src, len);
+  } else if (len != 0) {
+    std::memcpy(dst, src, len);
+  }
+}
+
+}  // namespace parq::encoding::bytes

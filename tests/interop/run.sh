@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Interop test: parq reads what DuckDB, Polars, parquet-wasm (arrow-rs) and
+# hyparquet write exactly as each of them reads it back.
+#   usage: tests/interop/run.sh PARQ_BINARY
+# Installs the pinned npm packages (npm ci) when node_modules is missing or older
+# than package-lock.json, then runs main.mjs. Prints `interop: N passed, M failed`
+# last and exits non-zero on any failure.
+# Env: INTEROP_ENGINES=duckdb,polars,parquet-wasm,hyparquet (subset), INTEROP_KEEP=1 (keep files).
+set -euo pipefail
+if [ $# -ne 1 ]; then echo "usage: $0 PARQ_BINARY" >&2; exit 2; fi
+parq=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+[ -x "$parq" ] || { echo "interop: $parq is not an executable" >&2; exit 2; }
+cd "$(dirname "$0")"
+stamp=node_modules/.interop-stamp
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
+  echo "interop: installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error </dev/null
+  touch "$stamp"
+fi
+exec node main.mjs "$parq" </dev/null
