@@ -72,6 +72,7 @@ void LeafReader::load_v1(const PageInfo& page) {
                          : h.num_values;
   values_->begin_page(h.encoding, bytes.data() + pos, bytes.size() - pos, static_cast<size_t>(non_null));
   page_entries_ = h.num_values;
+  page_all_defined_ = non_null == h.num_values;
 }
 
 void LeafReader::load_v2(const PageInfo& page) {
@@ -99,6 +100,7 @@ void LeafReader::load_v2(const PageInfo& page) {
                          : h.num_values;
   values_->begin_page(h.encoding, bytes.data() + pos, bytes.size() - pos, static_cast<size_t>(non_null));
   page_entries_ = h.num_values;
+  page_all_defined_ = non_null == h.num_values;
 }
 
 bool LeafReader::load_data_page() {
@@ -154,10 +156,16 @@ int64_t LeafReader::take_records(int64_t wanted, int64_t& entries) {
 void LeafReader::append(int64_t entries, LeafBatch& out) {
   const size_t bytes = static_cast<size_t>(entries) * sizeof(int16_t);
   int64_t non_null = entries;
-  if (column_.max_definition_level > 0) {
+  if (column_.max_definition_level > 0 && !(page_all_defined_ && out.def.empty())) {
+    if (out.def.empty() && out.num_entries > 0) {
+      // Earlier pages of this batch were all defined and left their levels
+      // out; write them now that some entry is not.
+      int16_t* fill = reinterpret_cast<int16_t*>(out.def.extend(static_cast<size_t>(out.num_entries) * 2));
+      std::fill_n(fill, out.num_entries, column_.max_definition_level);
+    }
     const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
     std::memcpy(out.def.extend(bytes), def, bytes);
-    non_null = count_equal(def, entries, column_.max_definition_level);
+    non_null = page_all_defined_ ? entries : count_equal(def, entries, column_.max_definition_level);
   }
   if (column_.max_repetition_level > 0)
     std::memcpy(out.rep.extend(bytes), page_rep_.data_as<int16_t>() + page_pos_, bytes);

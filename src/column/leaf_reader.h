@@ -15,7 +15,9 @@
 namespace parq {
 
 struct LeafBatch {
-  Buffer def;  // int16 per entry, when the column has definition levels
+  // int16 per entry, when the column has definition levels and some entry of
+  // the batch is below the maximum; empty means every entry is defined.
+  Buffer def;
   Buffer rep;  // int16 per entry, when it has repetition levels
   int64_t num_entries = 0;
   LeafValues values;
@@ -59,6 +61,9 @@ class LeafReader {
   Buffer page_rep_;
   int64_t page_entries_ = 0;
   int64_t page_pos_ = 0;
+  // Every entry of the page has the maximum definition level (no nulls at
+  // any depth), so its levels need not be handed on.
+  bool page_all_defined_ = false;
   bool first_entry_ = true;
 };
 

@@ -1,5 +1,7 @@
 // `parq`: inspect, print, convert and check Parquet files. Dispatches to the
 // subcommands; turns errors into one line on stderr and a non-zero exit.
+#include <malloc.h>
+
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -63,4 +65,12 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace parq::tool
 
-int main(int argc, char** argv) { return parq::tool::run(argc, argv); }
+int main(int argc, char** argv) {
+  // Batches hand their buffers to the caller and the next batch allocates
+  // afresh; glibc would serve each of those (hundreds of KiB) with a new
+  // mmap, and every page of it would fault in zeroed. Keeping them on the
+  // heap lets freed batches be reused.
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  return parq::tool::run(argc, argv);
+}
