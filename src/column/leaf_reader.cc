@@ -49,6 +49,17 @@ int64_t count_equal(const int16_t* levels, int64_t n, int16_t value) {
 
 }  // namespace
 
+// The page's levels are decoded: count its values and hand the values
+// section to the value reader.
+void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values) {
+  int64_t non_null = column_.max_definition_level > 0
+                         ? count_equal(page_def_.data_as<int16_t>(), num_values, column_.max_definition_level)
+                         : num_values;
+  values_->begin_page(encoding, values.data(), values.size(), static_cast<size_t>(non_null));
+  page_entries_ = num_values;
+  page_all_defined_ = non_null == num_values;
+}
+
 void LeafReader::load_v1(const PageInfo& page) {
   if (!page.header.data_page_header) throw Error(where() + ": DATA_PAGE without its header");
   const auto& h = *page.header.data_page_header;
@@ -67,12 +78,7 @@ void LeafReader::load_v1(const PageInfo& page) {
         decode_v1_levels(h.definition_level_encoding, bytes.data() + pos, bytes.size() - pos, n,
                          column_.max_definition_level, page_def_.data_as<int16_t>(), where() + ": definition levels");
   }
-  int64_t non_null = column_.max_definition_level > 0
-                         ? count_equal(page_def_.data_as<int16_t>(), h.num_values, column_.max_definition_level)
-                         : h.num_values;
-  values_->begin_page(h.encoding, bytes.data() + pos, bytes.size() - pos, static_cast<size_t>(non_null));
-  page_entries_ = h.num_values;
-  page_all_defined_ = non_null == h.num_values;
+  begin_values(h.encoding, bytes.subspan(pos), h.num_values);
 }
 
 void LeafReader::load_v2(const PageInfo& page) {
@@ -95,12 +101,7 @@ void LeafReader::load_v2(const PageInfo& page) {
                      where() + ": definition levels");
   }
   size_t pos = rep_bytes + def_bytes;
-  int64_t non_null = column_.max_definition_level > 0
-                         ? count_equal(page_def_.data_as<int16_t>(), h.num_values, column_.max_definition_level)
-                         : h.num_values;
-  values_->begin_page(h.encoding, bytes.data() + pos, bytes.size() - pos, static_cast<size_t>(non_null));
-  page_entries_ = h.num_values;
-  page_all_defined_ = non_null == h.num_values;
+  begin_values(h.encoding, bytes.subspan(pos), h.num_values);
 }
 
 bool LeafReader::load_data_page() {

@@ -48,6 +48,7 @@ class LeafReader {
   void load_dictionary(const PageInfo& page);
   void load_v1(const PageInfo& page);
   void load_v2(const PageInfo& page);
+  void begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values);
   int64_t take_records(int64_t wanted, int64_t& entries);
   void append(int64_t entries, LeafBatch& out);
   std::string where() const;

@@ -12,6 +12,7 @@
 #include "parq/schema/logical_type.h"
 #include "parq/text/json_text.h"
 #include "parq/text/value_text.h"
+#include "stat_text.h"
 
 namespace parq::tool {
 namespace {
@@ -21,20 +22,6 @@ using format::ColumnMetaData;
 using format::FileMetaData;
 using format::RowGroup;
 using format::Statistics;
-
-// A statistics bound as JSON text in the column's logical type; a bound that
-// does not decode (corrupt statistics) shows as base64 of its bytes instead of
-// failing the whole report.
-std::string render_bound(const ValueType& type, const std::string& bytes) {
-  std::string out;
-  try {
-    text::append_plain_value(out, type, bytes);
-  } catch (const Error&) {
-    out.clear();
-    text::append_base64(out, bytes);
-  }
-  return out;
-}
 
 std::string encodings_list(const ColumnMetaData& md) {
   std::string s;

@@ -13,6 +13,7 @@
 #include "parq/file/file_reader.h"
 #include "parq/text/json_text.h"
 #include "parq/text/value_text.h"
+#include "stat_text.h"
 
 namespace parq::tool {
 namespace {
@@ -52,17 +53,6 @@ PageSummary summarize(const PageHeader& h) {
   return s;
 }
 
-std::string bound(const ValueType& type, const std::string& bytes) {
-  std::string out;
-  try {
-    text::append_plain_value(out, type, bytes);
-  } catch (const Error&) {
-    out.clear();
-    text::append_base64(out, bytes);
-  }
-  return out;
-}
-
 void text_page(std::string& out, const ColumnDescriptor& column, const PageInfo& p) {
   PageSummary s = summarize(p.header);
   out += "  page " + std::to_string(p.index) + ": " + format::to_string(p.header.type) + " at " +
@@ -80,8 +70,8 @@ void text_page(std::string& out, const ColumnDescriptor& column, const PageInfo&
     if (s.stats->null_count) out += " nulls=" + std::to_string(*s.stats->null_count);
     const auto& min = s.stats->min_value ? s.stats->min_value : s.stats->min;
     const auto& max = s.stats->max_value ? s.stats->max_value : s.stats->max;
-    if (min) out += " min=" + bound(column.type, *min);
-    if (max) out += " max=" + bound(column.type, *max);
+    if (min) out += " min=" + render_bound(column.type, *min);
+    if (max) out += " max=" + render_bound(column.type, *max);
     out += "\n";
   }
 }
@@ -107,8 +97,8 @@ void json_page(JsonWriter& w, const ColumnDescriptor& column, const PageInfo& p)
     if (s.stats->null_count) w.field("null_count", *s.stats->null_count);
     const auto& min = s.stats->min_value ? s.stats->min_value : s.stats->min;
     const auto& max = s.stats->max_value ? s.stats->max_value : s.stats->max;
-    if (min) w.key("min").raw(bound(column.type, *min));
-    if (max) w.key("max").raw(bound(column.type, *max));
+    if (min) w.key("min").raw(render_bound(column.type, *min));
+    if (max) w.key("max").raw(render_bound(column.type, *max));
     w.end_object();
   }
   w.end_object();
