@@ -1,0 +1,68 @@
+// The batch reader's options: a projection reads only its column chunks
+// (counted through the input), threads give the same rows as one thread,
+// and small batches give the same rows as one batch.
+#include "parq/file/batch_reader.h"
+
+#include <gtest/gtest.h>
+
+#include "parq/column/page_reader.h"
+#include "parq/text/row_text.h"
+#include "test_paths.h"
+
+namespace parq {
+namespace {
+
+std::string all_rows(const FileReader& file, const ReadOptions& options) {
+  auto source = read_batches(file, options);
+  RecordBatch batch;
+  std::string out;
+  while (source->next(batch)) text::RowJsonWriter(batch).append_rows(out, 0, batch.num_rows);
+  return out;
+}
+
+TEST(BatchReader, ProjectionReadsOnlyItsColumnChunks) {
+  auto path = testing::corpus_dir() / "data" / "alltypes_tiny_pages.parquet";
+  auto bytes = testing::read_file_bytes(path);
+  auto file = FileReader::open(io::memory_input(bytes, path.string()));
+  const uint64_t after_footer = file->input().bytes_read();
+  ReadOptions options;
+  options.columns = {"id"};
+  std::string rows = all_rows(*file, options);
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 7300);
+  int id = file->schema().find_column("id");
+  ASSERT_GE(id, 0);
+  ChunkRange range = chunk_range(file->metadata(), 0, static_cast<size_t>(id), bytes.size());
+  EXPECT_EQ(file->input().bytes_read() - after_footer, range.length);
+  EXPECT_LT(file->input().bytes_read(), bytes.size() / 4);
+}
+
+TEST(BatchReader, ThreadsAndBatchSizesGiveTheSameRows) {
+  for (const char* name : {"nullable.impala.parquet", "alltypes_tiny_pages.parquet", "nested_structs.rust.parquet"}) {
+    auto file = FileReader::open((testing::corpus_dir() / "data" / name).string());
+    ReadOptions one;
+    std::string expected = all_rows(*file, one);
+    ReadOptions threads;
+    threads.threads = 3;
+    EXPECT_EQ(all_rows(*file, threads), expected) << name;
+    ReadOptions small;
+    small.batch_rows = 3;
+    EXPECT_EQ(all_rows(*file, small), expected) << name;
+  }
+}
+
+TEST(BatchReader, PrototypeHasTheProjectedShape) {
+  auto file = FileReader::open((testing::corpus_dir() / "data" / "nullable.impala.parquet").string());
+  ReadOptions options;
+  options.columns = {"nested_struct.C", "id"};
+  auto source = read_batches(*file, options);
+  RecordBatch proto = source->prototype();
+  ASSERT_EQ(proto.columns.size(), 2u);
+  EXPECT_EQ(proto.columns[0].name, "id");
+  EXPECT_EQ(proto.columns[1].name, "nested_struct");
+  ASSERT_EQ(proto.columns[1].children.size(), 1u);
+  EXPECT_EQ(proto.columns[1].children[0].name, "C");
+  EXPECT_EQ(proto.num_rows, 0);
+}
+
+}  // namespace
+}  // namespace parq
