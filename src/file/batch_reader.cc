@@ -2,6 +2,8 @@
 #include "parq/file/batch_reader.h"
 
 #include <algorithm>
+#include <deque>
+#include <future>
 
 #include "../column/leaf_reader.h"
 #include "../record/array_plan.h"
@@ -56,6 +58,7 @@ class FileBatchReader final : public BatchSource {
 
   bool next(RecordBatch& out) override {
     if (leaves_.empty()) return false;
+    if (parallel_groups()) return next_from_groups(out);
     for (;;) {
       if (readers_.empty() && !open_next_row_group()) return false;
       int64_t rows = read_leaves();
@@ -82,6 +85,56 @@ class FileBatchReader final : public BatchSource {
     return true;
   }
 
+  // With several threads and several row groups, whole row groups decode
+  // side by side (each on one thread, as DuckDB splits work) and their
+  // batches are handed out in file order; at most `threads` row groups are
+  // decoded ahead.
+  bool parallel_groups() const { return options_.threads > 1 && options_.row_groups.size() > 1; }
+
+  bool next_from_groups(RecordBatch& out) {
+    while (ready_index_ >= ready_.size()) {
+      while (in_flight_.size() < static_cast<size_t>(options_.threads) && next_group_ < options_.row_groups.size()) {
+        size_t g = options_.row_groups[next_group_++];
+        in_flight_.push_back(std::async(std::launch::async, [this, g] { return decode_group(g); }));
+      }
+      if (in_flight_.empty()) return false;
+      ready_ = in_flight_.front().get();
+      in_flight_.pop_front();
+      ready_index_ = 0;
+    }
+    out = std::move(ready_[ready_index_++]);
+    return true;
+  }
+
+  std::vector<RecordBatch> decode_group(size_t g) const {
+    std::vector<std::unique_ptr<LeafReader>> readers;
+    for (int leaf : leaves_)
+      readers.push_back(std::make_unique<LeafReader>(file_.input(), file_.metadata(), g,
+                                                     file_.schema().column(static_cast<size_t>(leaf)), options_.pages));
+    std::vector<LeafBatch> batches(readers.size());
+    std::vector<RecordBatch> out;
+    for (;;) {
+      int64_t rows = -1;
+      for (size_t i = 0; i < readers.size(); ++i) {
+        batches[i].clear();
+        int64_t got = readers[i]->read_records(options_.batch_rows, batches[i]);
+        if (rows >= 0 && got != rows) throw mismatch(g, *readers[i], got, *readers[0], rows);
+        rows = got;
+      }
+      if (rows <= 0) return out;
+      std::vector<LeafInput> inputs;
+      for (size_t i = 0; i < readers.size(); ++i)
+        inputs.push_back({leaves_[i], readers[i]->column().max_definition_level, &batches[i]});
+      out.push_back(assemble(plans_, inputs, rows));
+    }
+  }
+
+  Error mismatch(size_t g, const LeafReader& a, int64_t a_rows, const LeafReader& b, int64_t b_rows) const {
+    return Error(file_.name() + ": row group " + std::to_string(g) + ": column " + a.column().dotted_path() + " has " +
+                 std::to_string(a_rows) + " records where column " + b.column().dotted_path() + " has " +
+                 std::to_string(b_rows));
+  }
+
   // Reads the next batch of records from every leaf; they must agree.
   int64_t read_leaves() {
     std::vector<int64_t> got(readers_.size());
@@ -95,10 +148,7 @@ class FileBatchReader final : public BatchSource {
       for (size_t i = 0; i < readers_.size(); ++i) read_one(i);
     }
     for (size_t i = 1; i < readers_.size(); ++i)
-      if (got[i] != got[0])
-        throw Error(file_.name() + ": row group " + std::to_string(current_group_) + ": column " +
-                    readers_[i]->column().dotted_path() + " has " + std::to_string(got[i]) + " records where column " +
-                    readers_[0]->column().dotted_path() + " has " + std::to_string(got[0]));
+      if (got[i] != got[0]) throw mismatch(current_group_, *readers_[i], got[i], *readers_[0], got[0]);
     return got.empty() ? 0 : got[0];
   }
 
@@ -111,6 +161,9 @@ class FileBatchReader final : public BatchSource {
   size_t next_group_ = 0;
   size_t current_group_ = 0;
   std::unique_ptr<ThreadPool> pool_;
+  std::deque<std::future<std::vector<RecordBatch>>> in_flight_;
+  std::vector<RecordBatch> ready_;
+  size_t ready_index_ = 0;
 };
 
 }  // namespace

@@ -13,7 +13,7 @@ void RandomAccessInput::read_at(uint64_t offset, size_t n, uint8_t* out) {
     throw Error(name() + ": read of " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
                 " is past the end of the input (" + std::to_string(total) + " bytes)");
   do_read_at(offset, n, out);
-  bytes_read_ += n;
+  count_view(n);
 }
 
 std::span<const uint8_t> RandomAccessInput::view(uint64_t, size_t) const { return {}; }

@@ -6,6 +6,7 @@
 // hands out zero-copy views, which the reader prefers when it can get them.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -34,14 +35,15 @@ class RandomAccessInput {
 
   // Bytes copied out through read_at() so far (views are counted too), so
   // that tests can check that a projection reads only what it needs.
-  uint64_t bytes_read() const { return bytes_read_; }
+  uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
 
  protected:
   virtual void do_read_at(uint64_t offset, size_t n, uint8_t* out) = 0;
-  void count_view(size_t n) const { bytes_read_ += n; }
+  void count_view(size_t n) const { bytes_read_.fetch_add(n, std::memory_order_relaxed); }
 
  private:
-  mutable uint64_t bytes_read_ = 0;
+  // Column chunks are read from several threads at once.
+  mutable std::atomic<uint64_t> bytes_read_{0};
 };
 
 // Bytes of a range, either borrowed from a memory-resident input or owned.
