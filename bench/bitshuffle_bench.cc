@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "memcpy_reference.h"
 #include "parq/encoding/bitshuffle.h"
 #include "parq/util/buffer.h"
 #include "parq/util/cpu.h"
@@ -22,15 +23,7 @@ void report(benchmark::State& state, size_t items, size_t bytes) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
 }
 
-void BM_Memcpy(benchmark::State& state) {
-  Buffer src(kBytes), dst(kBytes);
-  std::memset(src.data(), 1, kBytes);
-  for (auto _ : state) {
-    std::memcpy(dst.data(), src.data(), kBytes);
-    benchmark::ClobberMemory();
-  }
-  report(state, kBytes, kBytes);
-}
+void BM_Memcpy(benchmark::State& state) { parq::bench::memcpy_reference(state, kBytes, kBytes); }
 BENCHMARK(BM_Memcpy);
 
 template <bool kShuffle>

@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "memcpy_reference.h"
 #include "parq/encoding/byte_stream_split.h"
 #include "parq/util/cpu.h"
 
@@ -33,15 +34,7 @@ bool use_level(benchmark::State& state, int arg) {
   return true;
 }
 
-void BM_Memcpy(benchmark::State& state) {
-  Buffer src(kPageBytes), dst(kPageBytes);
-  std::memset(src.data(), 1, kPageBytes);
-  for (auto _ : state) {
-    std::memcpy(dst.data(), src.data(), kPageBytes);
-    benchmark::ClobberMemory();
-  }
-  report(state, kPageBytes, kPageBytes);
-}
+void BM_Memcpy(benchmark::State& state) { parq::bench::memcpy_reference(state, kPageBytes, kPageBytes); }
 BENCHMARK(BM_Memcpy);
 
 std::vector<uint8_t> page_of(size_t width) {

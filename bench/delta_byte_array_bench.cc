@@ -126,9 +126,7 @@ void BM_DlbaMemcpy(benchmark::State& s) { BM_Memcpy(s, random_strings); }
 void BM_DbaDecode(benchmark::State& s) { BM_Decode<DeltaByteArrayEncoder, DeltaByteArrayDecoder>(s, sorted_urls); }
 void BM_DbaEncode(benchmark::State& s) { BM_Encode<DeltaByteArrayEncoder>(s, sorted_urls); }
 void BM_DbaMemcpy(benchmark::State& s) { BM_Memcpy(s, sorted_urls); }
-void BM_DbaDecode16(benchmark::State& s) {
-  BM_Decode<DeltaByteArrayEncoder, DeltaByteArrayDecoder>(s, sorted_keys16);
-}
+void BM_DbaDecode16(benchmark::State& s) { BM_Decode<DeltaByteArrayEncoder, DeltaByteArrayDecoder>(s, sorted_keys16); }
 void BM_DbaEncode16(benchmark::State& s) { BM_Encode<DeltaByteArrayEncoder>(s, sorted_keys16); }
 void BM_DbaMemcpy16(benchmark::State& s) { BM_Memcpy(s, sorted_keys16); }
 

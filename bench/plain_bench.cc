@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "memcpy_reference.h"
 #include "parq/encoding/plain.h"
 #include "parq/util/cpu.h"
 
@@ -37,15 +38,7 @@ void encode_loop(benchmark::State& state, Encoder& enc, Put put) {
   }
 }
 
-void BM_Memcpy(benchmark::State& state) {
-  Buffer src(kPageBytes), dst(kPageBytes);
-  std::memset(src.data(), 1, kPageBytes);
-  for (auto _ : state) {
-    std::memcpy(dst.data(), src.data(), kPageBytes);
-    benchmark::ClobberMemory();
-  }
-  report(state, kPageBytes, kPageBytes);
-}
+void BM_Memcpy(benchmark::State& state) { parq::bench::memcpy_reference(state, kPageBytes, kPageBytes); }
 BENCHMARK(BM_Memcpy);
 
 template <class T>

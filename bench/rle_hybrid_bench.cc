@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "memcpy_reference.h"
 #include "parq/encoding/rle_hybrid.h"
 #include "parq/util/cpu.h"
 
@@ -47,15 +48,7 @@ void finish(benchmark::State& state, size_t bytes_per_value) {
   parq::set_simd_level(parq::detected_simd_level());
 }
 
-void BM_Memcpy(benchmark::State& state) {
-  std::vector<uint32_t> src(kValues, 7), dst(kValues);
-  for (auto _ : state) {
-    std::memcpy(dst.data(), src.data(), kValues * 4);
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  finish(state, 4);
-}
+void BM_Memcpy(benchmark::State& state) { parq::bench::memcpy_reference(state, kValues * 4, kValues); }
 BENCHMARK(BM_Memcpy);
 
 template <class T>

@@ -57,6 +57,7 @@ void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t
                          : num_values;
   values_->begin_page(encoding, values.data(), values.size(), static_cast<size_t>(non_null));
   page_entries_ = num_values;
+  page_non_null_ = non_null;
   page_all_defined_ = non_null == num_values;
 }
 
@@ -166,7 +167,11 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
     }
     const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
     std::memcpy(out.def.extend(bytes), def, bytes);
-    non_null = page_all_defined_ ? entries : count_equal(def, entries, column_.max_definition_level);
+    // A take of the whole page reuses the count begin_values made.
+    const bool whole_page = page_pos_ == 0 && entries == page_entries_;
+    non_null = page_all_defined_ ? entries
+               : whole_page      ? page_non_null_
+                                 : count_equal(def, entries, column_.max_definition_level);
   }
   if (column_.max_repetition_level > 0)
     std::memcpy(out.rep.extend(bytes), page_rep_.data_as<int16_t>() + page_pos_, bytes);

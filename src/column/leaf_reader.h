@@ -65,6 +65,7 @@ class LeafReader {
   // Every entry of the page has the maximum definition level (no nulls at
   // any depth), so its levels need not be handed on.
   bool page_all_defined_ = false;
+  int64_t page_non_null_ = 0;  // entries at the maximum definition level
   bool first_entry_ = true;
 };
 
