@@ -91,8 +91,8 @@ PARQ_AVX512 size_t rebuild_avx512(Rebuild& r) {
   const uint8_t* prev = r.prev;
   size_t prev_len = r.prev_len;
   uint8_t* dst = r.dst;
-  __m512i cur = _mm512_maskz_loadu_epi8(_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(std::min<size_t>(prev_len, 64))),
-                                        r.prev);
+  __m512i cur =
+      _mm512_maskz_loadu_epi8(_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(std::min<size_t>(prev_len, 64))), r.prev);
   size_t i = 0;
   for (; i < r.count; ++i) {
     const int32_t p = r.prefix[i];
@@ -101,8 +101,8 @@ PARQ_AVX512 size_t rebuild_avx512(Rebuild& r) {
     const size_t len = static_cast<size_t>(p) + s;
     if (__builtin_expect(len <= 64, 1)) {
       // Bits [p, len): bzhi saturates at 64.
-      const __mmask64 m = _bzhi_u64(~uint64_t{0}, static_cast<unsigned>(len)) &
-                          ~_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(p));
+      const __mmask64 m =
+          _bzhi_u64(~uint64_t{0}, static_cast<unsigned>(len)) & ~_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(p));
       cur = _mm512_mask_loadu_epi8(cur, m, src - p);
       _mm512_storeu_si512(dst, cur);
     } else {
@@ -179,9 +179,11 @@ size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
     if (count == 0) break;
     const int32_t* prefix = piece.prefix;
     const int32_t* suffix = piece.suffix;
-    // Negative prefixes make the total wrong, but fail below before use.
+    // A negative prefix fails below, but only when the rebuild reaches it:
+    // the values before it are written first, so the space reserved must
+    // not shrink by it.
     int64_t total = 0;
-    for (size_t i = 0; i < count; ++i) total += int64_t{prefix[i]} + suffix[i];
+    for (size_t i = 0; i < count; ++i) total += int64_t{std::max(prefix[i], 0)} + suffix[i];
     if (total < 0 || !out.fits(static_cast<size_t>(total))) {
       int64_t fit = 0;
       size_t k = 0;

@@ -1,7 +1,6 @@
 // DELTA_BYTE_ARRAY: the spec's example, round trips for BYTE_ARRAY and
 // FIXED_LEN_BYTE_ARRAY, skip() and malformed streams.
 #include "parq/encoding/delta_byte_array.h"
-#include "parq/util/cpu.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,7 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "parq/encoding/delta_binary_packed.h"
+#include "parq/encoding/delta_length_byte_array.h"
 #include "parq/error.h"
+#include "parq/util/cpu.h"
 
 namespace parq::encoding {
 namespace {
@@ -188,6 +190,38 @@ TEST(DeltaByteArray, Malformed) {
         << cut;
     delete[] copy;
   }
+}
+
+}  // namespace
+}  // namespace parq::encoding
+
+namespace parq::encoding {
+namespace {
+
+// A negative prefix after long valid values: the valid values are rebuilt
+// (and written) before the bad prefix is seen, so the space reserved for the
+// batch must not be reduced by the negative number (found by file_read_fuzz;
+// ASan shows the overflow without the fix).
+TEST(DeltaByteArrayMalformed, NegativePrefixAfterLongValues) {
+  Buffer stream;
+  DeltaBinaryPackedEncoder<int32_t> prefixes;
+  const int32_t p[] = {0, 0, -60};
+  prefixes.put(p, 3);
+  prefixes.flush(stream);
+  DeltaLengthByteArrayEncoder suffixes;
+  ByteArrayBatch values;
+  values.append(std::string(50, 'a'));
+  values.append(std::string(50, 'b'));
+  values.append("c");
+  suffixes.put(values);
+  suffixes.flush(stream);
+  for (SimdLevel level : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+    set_simd_level(level);
+    DeltaByteArrayDecoder decoder(stream.data(), stream.size());
+    ByteArrayBatch out;
+    EXPECT_THROW(decoder.decode(out, 3), Error);
+  }
+  set_simd_level(detected_simd_level());
 }
 
 }  // namespace
