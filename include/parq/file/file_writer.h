@@ -1,0 +1,126 @@
+// FileWriter: writes rows as a Parquet file, streaming.
+//
+//   auto schema = make_schema({Field::int64("id").required(), Field::string("name")});
+//   auto writer = FileWriter::open("out.parquet", schema);
+//   writer->write(batch);   // any number of times
+//   writer->close();        // footer, then the file appears under its name
+//
+// Batches use the layout the reader produces (array/array.h): one Array per
+// top-level field, leaves in Parquet's physical storage. Rows are shredded
+// into definition and repetition levels at any depth, encoded and compressed
+// into pages as pages fill; a row group's compressed pages are held until
+// the row group is complete (a column chunk must be contiguous in the file,
+// and its dictionary page, known last, comes first), so memory grows with
+// the compressed row group, never with the file.
+//
+// Encoding strategy, per column chunk: dictionary first while the
+// dictionary stays within its limits; once a value would cross them, the
+// pages written so far and the dictionary page stay, and the rest of the
+// chunk is written with the fallback encoding: PLAIN for v1 pages, the
+// DELTA encodings for v2 pages (DELTA_BINARY_PACKED for integers,
+// DELTA_BYTE_ARRAY for byte arrays), or the column's configured encoding.
+// The dictionary starts afresh in the next row group.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parq/array/array.h"
+#include "parq/array/batch_source.h"
+#include "parq/compression/codec.h"
+#include "parq/encoding/dictionary_encoder.h"
+#include "parq/format/metadata.h"
+#include "parq/io/output.h"
+#include "parq/schema/schema.h"
+
+namespace parq {
+
+struct BloomFilterOptions {
+  // The distinct values expected per column chunk; 0 sizes the filter from
+  // the distinct values the chunk actually holds.
+  uint64_t ndv = 0;
+  double fpp = 0.01;
+};
+
+struct ColumnWriteOptions {
+  // The encoding of values that are not dictionary-encoded: from the first
+  // page when the dictionary is off, after the fallback otherwise.
+  std::optional<format::Encoding> encoding;
+  std::optional<bool> dictionary;
+  std::optional<compression::CodecChoice> codec;
+  std::optional<bool> statistics;
+  std::optional<BloomFilterOptions> bloom_filter;
+};
+
+struct WriteOptions {
+  compression::CodecChoice codec{format::CompressionCodec::SNAPPY, compression::kDefaultLevel};
+  int page_version = 1;  // 1 or 2
+  bool dictionary = true;
+  encoding::DictionaryLimits dictionary_limits;
+  // A row group ends at whichever limit it reaches first; the byte limit
+  // counts the encoded, uncompressed size of its pages.
+  int64_t row_group_rows = int64_t{1} << 20;
+  int64_t row_group_bytes = int64_t{128} << 20;
+  // A data page ends at whichever comes first (pages end between rows).
+  int64_t page_bytes = int64_t{1} << 20;
+  int64_t page_rows = 20000;
+  bool statistics = true;
+  bool page_index = true;
+  bool page_crc = true;
+  // min/max of byte arrays longer than this are truncated (and marked
+  // inexact) in statistics and the column index.
+  size_t max_statistics_bytes = 64;
+  // By dotted column path ("a.b.c"); a group's path applies to every leaf
+  // below it. An unknown path is an error when the writer opens.
+  std::map<std::string, ColumnWriteOptions> columns;
+  std::vector<format::KeyValue> key_value_metadata;
+  // Empty: "parq version X.Y.Z".
+  std::string created_by;
+};
+
+// "parq version X.Y.Z (build parq)".
+std::string default_created_by();
+
+class FileWriter {
+ public:
+  // Writes `path` through a temporary file renamed into place by close().
+  static std::unique_ptr<FileWriter> open(const std::string& path, const Schema& schema, WriteOptions options = {});
+  static std::unique_ptr<FileWriter> open(std::unique_ptr<io::OutputStream> out, const Schema& schema,
+                                          WriteOptions options = {});
+  // Without close(), the output is abandoned: no file appears at the path.
+  ~FileWriter();
+  FileWriter(const FileWriter&) = delete;
+  FileWriter& operator=(const FileWriter&) = delete;
+
+  // Appends the batch's rows. Throws parq::Error (and the writer can then
+  // only be destroyed) when the batch does not match the schema: a column
+  // count, kind, physical type or width that differs, a null in a required
+  // field, inconsistent offsets or buffer sizes.
+  void write(const RecordBatch& batch);
+  // Writes every batch of `source`.
+  void write_all(BatchSource& source);
+  // Ends the current row group (no-op when it is empty).
+  void flush_row_group();
+  // Ends the last row group, writes the bloom filters, page indexes and
+  // footer, and commits the output.
+  void close();
+
+  const Schema& schema() const;
+  int64_t num_rows() const;
+  // The footer, complete after close().
+  const format::FileMetaData& metadata() const;
+  // Bytes held in pages not yet written (the current row group).
+  size_t buffered_bytes() const;
+
+  class Impl;
+
+ private:
+  explicit FileWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace parq

@@ -1,0 +1,69 @@
+// StatisticsBuilder: min, max, null and NaN counts of the values of a page or
+// a column chunk, compared in the column's sort order (SortOrder of
+// schema/logical_type.h), and their thrift form for page headers, column
+// chunk metadata and the column index.
+//
+// Values arrive as the encoders take them: dense, non-null, in physical
+// storage. The builder is chosen once per column (a virtual call per batch,
+// never per value).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "parq/format/metadata.h"
+#include "parq/schema/schema.h"
+
+namespace parq {
+
+class StatisticsBuilder {
+ public:
+  virtual ~StatisticsBuilder() = default;
+
+  // The builder for `column`'s type and sort order. Byte-array bounds longer
+  // than max_bound_bytes are truncated: min to a prefix, max to a prefix with
+  // its last byte incremented (dropped when no such prefix exists), and
+  // marked inexact.
+  static std::unique_ptr<StatisticsBuilder> make(const ColumnDescriptor& column, size_t max_bound_bytes);
+
+  // `n` values: BOOLEAN as one byte 0/1 each; INT32/FLOAT 4 bytes,
+  // INT64/DOUBLE 8, INT96 12, FIXED_LEN_BYTE_ARRAY type_length bytes each.
+  virtual void add_values(const void* values, size_t n) = 0;
+  // BYTE_ARRAY values: value i is data[offsets[i], offsets[i + 1]).
+  virtual void add_byte_arrays(const int32_t* offsets, const uint8_t* data, size_t n) = 0;
+  void add_nulls(int64_t n) { null_count_ += n; }
+  // Folds in another builder of the same column (a page into its chunk).
+  virtual void merge(const StatisticsBuilder& other) = 0;
+  virtual void reset() = 0;
+
+  int64_t null_count() const { return null_count_; }
+  // NaNs among FLOAT, DOUBLE and FLOAT16 values; they never enter min/max.
+  int64_t nan_count() const { return nan_count_; }
+  // Whether min/max exist: some value was added that is not NaN, and the
+  // column's sort order is known.
+  virtual bool has_bounds() const = 0;
+  // The bounds in their statistics form (PLAIN bytes: little-endian numbers,
+  // byte arrays without the length prefix), after truncation. Empty when
+  // !has_bounds().
+  virtual std::string min_bytes() const = 0;
+  virtual std::string max_bytes() const = 0;
+  virtual bool min_exact() const { return true; }
+  virtual bool max_exact() const { return true; }
+  // Compares two bounds as min_bytes()/max_bytes() give them, in the
+  // column's sort order: < 0, 0, > 0. For the column index's boundary order.
+  virtual int compare(std::string_view a, std::string_view b) const = 0;
+
+  // null_count, min_value/max_value with their exactness, nan_count for
+  // floating point, and the legacy min/max where their (signed) ordering
+  // is the column's order.
+  format::Statistics to_thrift() const;
+
+ protected:
+  int64_t null_count_ = 0;
+  int64_t nan_count_ = 0;
+};
+
+}  // namespace parq
