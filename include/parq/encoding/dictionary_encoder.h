@@ -65,6 +65,9 @@ class DictionaryEncoderBase {
   std::span<const uint32_t> buffered_indices() const { return {indices_.data_as<uint32_t>(), num_buffered_indices()}; }
   // Drops the buffered indices unwritten (a writer that packs them itself).
   void clear_indices() { indices_.clear(); }
+  // Drops the last n buffered indices (values the caller moves to another
+  // page); their entries stay in the dictionary.
+  void drop_last_indices(size_t n) { indices_.resize(indices_.size() - n * sizeof(uint32_t)); }
 
   // The bit width of the indices byte: 0 with no entries, 1 with one entry
   // (not 0: the Arrow C++ and arrow-rs writers never write 0 for a non-empty

@@ -80,9 +80,11 @@ struct WriteOptions {
   std::vector<format::KeyValue> key_value_metadata;
   // Empty: "parq version X.Y.Z".
   std::string created_by;
+  // Columns encode side by side on this many threads (1: the caller's).
+  int threads = 1;
 };
 
-// "parq version X.Y.Z (build parq)".
+// "parq version X.Y.Z".
 std::string default_created_by();
 
 class FileWriter {

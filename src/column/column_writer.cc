@@ -1,0 +1,567 @@
+// Column chunk writing: see column_writer.h.
+//
+// Entries go into the open page in slices of up to kSliceEntries that end
+// at row starts, so a page never splits a row (the page index and v2
+// headers count whole rows) and the page limits are checked often enough to
+// overshoot by little. A dictionary that reaches its limits stops at a
+// value; the slice is then cut at the start of that value's row, the page
+// closes, and the chunk's remaining values go to the fallback encoding.
+#include "column_writer.h"
+
+#include <libdeflate.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "parq/column/bloom_filter.h"
+#include "parq/error.h"
+#include "parq/format/metadata_codec.h"
+
+namespace parq {
+namespace {
+
+using format::Encoding;
+using format::PageType;
+using format::Type;
+
+constexpr int64_t kSliceEntries = 4096;
+
+bool bit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+
+bool is_float(const ColumnDescriptor& c) {
+  return c.type.physical == Type::FLOAT || c.type.physical == Type::DOUBLE ||
+         (c.type.physical == Type::FIXED_LEN_BYTE_ARRAY && c.type.logical.FLOAT16.has_value());
+}
+
+int32_t checked_int32(int64_t v, const ColumnDescriptor& c, const char* what) {
+  if (v > INT32_MAX)
+    throw Error("column " + c.dotted_path() + ": " + what + " of " + std::to_string(v) +
+                " bytes does not fit a page header (lower the page size, or split huge values)");
+  return static_cast<int32_t>(v);
+}
+
+void add_histogram(std::vector<int64_t>& histogram, const int16_t* levels, int64_t n) {
+  int64_t* h = histogram.data();
+  for (int64_t i = 0; i < n; ++i) ++h[levels[i]];
+}
+
+void add_to(std::vector<int64_t>& into, const std::vector<int64_t>& from) {
+  for (size_t i = 0; i < from.size(); ++i) into[i] += from[i];
+}
+
+void count_encoding(std::vector<format::PageEncodingStats>& stats, PageType type, Encoding encoding) {
+  for (auto& s : stats)
+    if (s.page_type == type && s.encoding == encoding) {
+      ++s.count;
+      return;
+    }
+  stats.push_back({type, encoding, 1});
+}
+
+void apply(ColumnWriterOptions& r, const ColumnWriteOptions& c) {
+  if (c.dictionary) r.dictionary = *c.dictionary;
+  if (c.encoding) {
+    if (*c.encoding == Encoding::RLE_DICTIONARY || *c.encoding == Encoding::PLAIN_DICTIONARY) {
+      r.dictionary = true;
+    } else {
+      r.fallback = *c.encoding;
+      if (!c.dictionary) r.dictionary = false;  // asking for an encoding means using it
+    }
+  }
+  if (c.codec) r.codec = *c.codec;
+  if (c.statistics) r.statistics = *c.statistics;
+  if (c.bloom_filter) r.bloom_filter = *c.bloom_filter;
+}
+
+format::BoundaryOrder boundary_order(const format::ColumnIndex& index, const StatisticsBuilder& order) {
+  bool ascending = true, descending = true;
+  const std::string* prev_min = nullptr;
+  const std::string* prev_max = nullptr;
+  for (size_t i = 0; i < index.null_pages.size(); ++i) {
+    if (index.null_pages[i]) continue;
+    if (prev_min != nullptr) {
+      const int mins = order.compare(*prev_min, index.min_values[i]);
+      const int maxes = order.compare(*prev_max, index.max_values[i]);
+      ascending = ascending && mins <= 0 && maxes <= 0;
+      descending = descending && mins >= 0 && maxes >= 0;
+    }
+    prev_min = &index.min_values[i];
+    prev_max = &index.max_values[i];
+  }
+  if (ascending) return format::BoundaryOrder::ASCENDING;
+  if (descending) return format::BoundaryOrder::DESCENDING;
+  return format::BoundaryOrder::UNORDERED;
+}
+
+}  // namespace
+
+ColumnWriterOptions resolve_column_options(const WriteOptions& o, const ColumnDescriptor& column) {
+  ColumnWriterOptions r;
+  r.page_version = o.page_version;
+  r.dictionary = o.dictionary;
+  r.fallback = default_fallback_encoding(column.type.physical, o.page_version);
+  r.dictionary_limits = o.dictionary_limits;
+  r.codec = o.codec;
+  r.statistics = o.statistics;
+  r.page_index = o.page_index;
+  r.page_crc = o.page_crc;
+  r.max_statistics_bytes = o.max_statistics_bytes;
+  r.page_bytes = o.page_bytes;
+  r.page_rows = o.page_rows;
+  // std::map orders a group's path before the paths below it, so the most
+  // specific setting is applied last.
+  const std::string path = column.dotted_path();
+  for (const auto& [key, settings] : o.columns)
+    if (key == path || (path.size() > key.size() && path.compare(0, key.size(), key) == 0 && path[key.size()] == '.'))
+      apply(r, settings);
+  if (!dictionary_applies(column.type.physical)) r.dictionary = false;
+  return r;
+}
+
+ColumnWriter::ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions options)
+    : column_(column), options_(std::move(options)) {
+  if (options_.page_version != 1 && options_.page_version != 2)
+    throw Error("page version " + std::to_string(options_.page_version) + " is not 1 or 2");
+  codec_ = compression::make_codec(options_.codec.id, options_.codec.level);
+  if (options_.dictionary) dictionary_ = ValueWriter::make(column_, Encoding::RLE_DICTIONARY, options_.dictionary_limits);
+  fallback_ = ValueWriter::make(column_, options_.fallback);
+  if (options_.statistics || options_.page_index) {
+    page_stats_ = StatisticsBuilder::make(column_, options_.max_statistics_bytes);
+    chunk_stats_ = StatisticsBuilder::make(column_, options_.max_statistics_bytes);
+  }
+  def_encoder_.reset(encoding::bit_width_for(static_cast<uint64_t>(column_.max_definition_level)));
+  rep_encoder_.reset(encoding::bit_width_for(static_cast<uint64_t>(column_.max_repetition_level)));
+  page_def_histogram_.assign(static_cast<size_t>(column_.max_definition_level) + 1, 0);
+  page_rep_histogram_.assign(static_cast<size_t>(column_.max_repetition_level) + 1, 0);
+  reset_chunk();
+}
+
+ColumnWriter::~ColumnWriter() = default;
+
+void ColumnWriter::reset_chunk() {
+  chunk_ = ColumnChunkPages{};
+  chunk_entries_ = chunk_rows_ = chunk_uncompressed_ = chunk_byte_array_bytes_ = 0;
+  chunk_def_histogram_.assign(page_def_histogram_.size(), 0);
+  chunk_rep_histogram_.assign(page_rep_histogram_.size(), 0);
+  encoding_stats_.clear();
+  index_bounds_complete_ = true;
+  bloom_hashes_.clear();
+  if (chunk_stats_) chunk_stats_->reset();
+  if (dictionary_) dictionary_->reset();
+  values_ = dictionary_ ? dictionary_.get() : fallback_.get();
+  dictionary_used_ = false;
+  if (options_.page_index) {
+    chunk_.column_index.emplace();
+    chunk_.offset_index.emplace();
+  }
+}
+
+// ---- dense values ----
+
+void ColumnWriter::gather(const ShreddedLeaf& leaf) {
+  const Array& a = *leaf.array;
+  dense_ = DenseValues{};
+  dense_.count = leaf.num_values;
+  const bool contiguous = leaf.ranges.size() == 1 && leaf.num_values == leaf.ranges[0].end - leaf.ranges[0].begin;
+  const bool nulls = !a.validity.empty() && a.null_count != 0;
+  const uint8_t* validity = a.validity.data();
+  const Type physical = column_.type.physical;
+
+  if (physical == Type::BYTE_ARRAY) {
+    if (contiguous) {
+      dense_.offsets = a.offsets_data() + leaf.ranges[0].begin;
+      dense_.data = a.values.data();
+      return;
+    }
+    const int32_t* offsets = a.offsets_data();
+    gathered_offsets_.resize(static_cast<size_t>(leaf.num_values + 1) * sizeof(int32_t));
+    int32_t* out = gathered_offsets_.data_as<int32_t>();
+    gathered_.clear();
+    int64_t k = 0;
+    out[0] = 0;
+    for (const SlotRange& r : leaf.ranges) {
+      for (int64_t i = r.begin; i < r.end;) {
+        if (nulls && !bit(validity, i)) {
+          ++i;
+          continue;
+        }
+        int64_t j = i + 1;  // a run of valid slots: one copy
+        while (j < r.end && (!nulls || bit(validity, j))) ++j;
+        const int32_t base = static_cast<int32_t>(gathered_.size()) - offsets[i];
+        gathered_.append(a.values.data() + offsets[i], static_cast<size_t>(offsets[j] - offsets[i]));
+        for (int64_t s = i; s < j; ++s) out[++k] = offsets[s + 1] + base;
+        i = j;
+      }
+    }
+    dense_.offsets = out;
+    dense_.data = gathered_.data();
+    return;
+  }
+
+  if (physical == Type::BOOLEAN) {
+    gathered_.resize(static_cast<size_t>(leaf.num_values));
+    uint8_t* out = gathered_.data();
+    for (const SlotRange& r : leaf.ranges)
+      for (int64_t i = r.begin; i < r.end; ++i)
+        if (!nulls || bit(validity, i)) *out++ = bit(a.values.data(), i);
+    dense_.fixed = gathered_.data();
+    return;
+  }
+
+  const size_t width = static_cast<size_t>(a.value_width());
+  if (contiguous) {
+    dense_.fixed = a.values.data() + static_cast<size_t>(leaf.ranges[0].begin) * width;
+    return;
+  }
+  gathered_.resize(static_cast<size_t>(leaf.num_values) * width);
+  uint8_t* out = gathered_.data();
+  for (const SlotRange& r : leaf.ranges) {
+    if (!nulls) {
+      const size_t bytes = static_cast<size_t>(r.end - r.begin) * width;
+      std::memcpy(out, a.values.data() + static_cast<size_t>(r.begin) * width, bytes);
+      out += bytes;
+      continue;
+    }
+    for (int64_t i = r.begin; i < r.end; ++i)
+      if (bit(validity, i)) {
+        std::memcpy(out, a.values.data() + static_cast<size_t>(i) * width, width);
+        out += width;
+      }
+  }
+  dense_.fixed = gathered_.data();
+}
+
+// ---- pages ----
+
+void ColumnWriter::write(const ShreddedLeaf& leaf) {
+  if (leaf.num_entries == 0) return;
+  gather(leaf);
+  write_entries(leaf);
+}
+
+int64_t ColumnWriter::count_values(const ShreddedLeaf& leaf, int64_t begin, int64_t end) const {
+  if (column_.max_definition_level == 0) return end - begin;
+  const int16_t* def = leaf.def_levels();
+  const int16_t max_def = column_.max_definition_level;
+  int64_t n = 0;
+  for (int64_t i = begin; i < end; ++i) n += def[i] == max_def;
+  return n;
+}
+
+int64_t ColumnWriter::next_cut(const ShreddedLeaf& leaf, int64_t from, int64_t want) const {
+  int64_t end = std::min(leaf.num_entries, from + std::max<int64_t>(want, 1));
+  if (column_.max_repetition_level == 0) return end;
+  const int16_t* rep = leaf.rep_levels();
+  while (end < leaf.num_entries && rep[end] != 0) ++end;
+  return end;
+}
+
+void ColumnWriter::write_entries(const ShreddedLeaf& leaf) {
+  int64_t e = 0;
+  int64_t v = 0;
+  while (e < leaf.num_entries) {
+    int64_t want = kSliceEntries;
+    if (options_.page_rows > 0) want = std::min(want, options_.page_rows - page_rows_);
+    const int64_t e1 = next_cut(leaf, e, want);
+    const int64_t nv = count_values(leaf, e, e1);
+    const int64_t took = put_values(leaf, e, e1, v, nv);
+    if (took < 0) {
+      // The dictionary filled up: put_values moved the cut; continue from it.
+      e = -took - 1;
+      v = count_values(leaf, 0, e);
+      continue;
+    }
+    add_to_page(leaf, e, e1, v, v + nv);
+    e = e1;
+    v += nv;
+    if (page_full()) flush_page();
+  }
+}
+
+// Puts values [v0, v0 + nv) of entries [e0, e1). Returns nv, or, when the
+// dictionary stopped, -(cut + 1) after adding the entries before the cut
+// (the start of the row holding the first value it refused) to the page and
+// falling back.
+int64_t ColumnWriter::put_values(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t nv) {
+  if (nv == 0) return 0;
+  const int64_t took = static_cast<int64_t>(values_->put(dense_, static_cast<size_t>(v0), static_cast<size_t>(nv)));
+  if (took == nv) return nv;
+  // Find the refused value's entry, then the start of its row.
+  int64_t cut = e0;
+  const bool has_def = column_.max_definition_level > 0;
+  const int16_t* def = leaf.def_levels();
+  for (int64_t seen = 0; cut < e1; ++cut) {
+    const bool is_value = !has_def || def[cut] == column_.max_definition_level;
+    if (is_value && seen == took) break;
+    seen += is_value;
+  }
+  if (column_.max_repetition_level > 0) {
+    const int16_t* rep = leaf.rep_levels();
+    while (cut > e0 && rep[cut] != 0) --cut;
+  }
+  const int64_t kept = count_values(leaf, e0, cut);
+  values_->drop_last(static_cast<size_t>(took - kept));
+  if (cut > e0) add_to_page(leaf, e0, cut, v0, v0 + kept);
+  fall_back();
+  return -(cut + 1);
+}
+
+void ColumnWriter::fall_back() {
+  flush_page();
+  values_ = fallback_.get();
+}
+
+void ColumnWriter::add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t v1) {
+  const int64_t n = e1 - e0;
+  const int64_t nv = v1 - v0;
+  if (column_.max_repetition_level > 0) {
+    const int16_t* rep = leaf.rep_levels() + e0;
+    rep_encoder_.put(rep, static_cast<size_t>(n));
+    add_histogram(page_rep_histogram_, rep, n);
+    for (int64_t i = 0; i < n; ++i) page_rows_ += rep[i] == 0;
+  } else {
+    page_rows_ += n;
+  }
+  if (column_.max_definition_level > 0) {
+    const int16_t* def = leaf.def_levels() + e0;
+    def_encoder_.put(def, static_cast<size_t>(n));
+    add_histogram(page_def_histogram_, def, n);
+  }
+  page_entries_ += n;
+  page_values_ += nv;
+  const bool byte_array = column_.type.physical == Type::BYTE_ARRAY;
+  if (byte_array && nv > 0) page_byte_array_bytes_ += dense_.offsets[v1] - dense_.offsets[v0];
+  if (page_stats_) {
+    page_stats_->add_nulls(n - nv);
+    if (nv > 0) {
+      if (byte_array) {
+        page_stats_->add_byte_arrays(dense_.offsets + v0, dense_.data, static_cast<size_t>(nv));
+      } else if (column_.type.physical == Type::BOOLEAN) {
+        page_stats_->add_values(dense_.fixed + v0, static_cast<size_t>(nv));
+      } else {
+        const size_t width = static_cast<size_t>(leaf.array->value_width());
+        page_stats_->add_values(dense_.fixed + static_cast<size_t>(v0) * width, static_cast<size_t>(nv));
+      }
+    }
+  }
+  if (options_.bloom_filter && nv > 0) {
+    const size_t at = bloom_hashes_.size();
+    bloom_hashes_.resize(at + static_cast<size_t>(nv));
+    if (byte_array) {
+      BloomFilter::hash_byte_arrays(dense_.offsets + v0, dense_.data, static_cast<size_t>(nv), bloom_hashes_.data() + at);
+    } else {
+      const size_t width = static_cast<size_t>(leaf.array->value_width());
+      BloomFilter::hash_values(column_.type.physical, column_.type.type_length,
+                               dense_.fixed + static_cast<size_t>(v0) * width, static_cast<size_t>(nv),
+                               bloom_hashes_.data() + at);
+    }
+  }
+}
+
+size_t ColumnWriter::open_page_estimate() const {
+  if (page_entries_ == 0) return 0;
+  return values_->estimated_size() + def_encoder_.max_encoded_size() + rep_encoder_.max_encoded_size();
+}
+
+bool ColumnWriter::page_full() const {
+  return static_cast<int64_t>(open_page_estimate()) >= options_.page_bytes ||
+         (options_.page_rows > 0 && page_rows_ >= options_.page_rows);
+}
+
+size_t ColumnWriter::buffered_bytes() const { return static_cast<size_t>(chunk_.size()) + open_page_estimate(); }
+
+// Compresses `body` (v1: levels and values; v2: values) and appends header
+// and payload to `out`.
+void ColumnWriter::write_page(format::PageHeader& header, const Buffer& levels, const Buffer& body, Buffer& out) {
+  const Buffer* payload = &body;
+  if (options_.codec.id != format::CompressionCodec::UNCOMPRESSED) {
+    compressed_.clear();
+    codec_->compress(body.span(), compressed_);
+    payload = &compressed_;
+  }
+  header.uncompressed_page_size =
+      checked_int32(static_cast<int64_t>(levels.size() + body.size()), column_, "a page");
+  header.compressed_page_size =
+      checked_int32(static_cast<int64_t>(levels.size() + payload->size()), column_, "a compressed page");
+  if (options_.page_crc) {
+    uint32_t crc = libdeflate_crc32(0, levels.data(), levels.size());
+    crc = libdeflate_crc32(crc, payload->data(), payload->size());
+    header.crc = static_cast<int32_t>(crc);
+  }
+  header_.clear();
+  format::encode_thrift(header, header_);
+  out.append(header_);
+  out.append(levels.data(), levels.size());
+  out.append(payload->data(), payload->size());
+  chunk_uncompressed_ += static_cast<int64_t>(header_.size() + levels.size() + body.size());
+}
+
+void ColumnWriter::flush_page() {
+  if (page_entries_ == 0) return;
+  const bool v2 = options_.page_version == 2;
+  const bool has_rep = column_.max_repetition_level > 0;
+  const bool has_def = column_.max_definition_level > 0;
+  levels_.clear();
+  body_.clear();
+  Buffer& level_out = v2 ? levels_ : body_;
+  int32_t rep_bytes = 0, def_bytes = 0;
+  if (has_rep) {
+    const size_t before = level_out.size();
+    v2 ? rep_encoder_.flush(level_out) : rep_encoder_.flush_with_length_prefix(level_out);
+    rep_bytes = static_cast<int32_t>(level_out.size() - before);
+  }
+  if (has_def) {
+    const size_t before = level_out.size();
+    v2 ? def_encoder_.flush(level_out) : def_encoder_.flush_with_length_prefix(level_out);
+    def_bytes = static_cast<int32_t>(level_out.size() - before);
+  }
+  const Encoding encoding = values_->encoding();
+  values_->flush(body_);
+  if (values_->is_dictionary()) dictionary_used_ = true;
+
+  std::optional<format::Statistics> statistics;
+  if (options_.statistics && page_stats_) statistics = page_stats_->to_thrift();
+  format::PageHeader header;
+  if (v2) {
+    header.type = PageType::DATA_PAGE_V2;
+    format::DataPageHeaderV2 h;
+    h.num_values = checked_int32(page_entries_, column_, "a page's value count");
+    h.num_nulls = static_cast<int32_t>(page_entries_ - page_values_);
+    h.num_rows = static_cast<int32_t>(page_rows_);
+    h.encoding = encoding;
+    h.definition_levels_byte_length = def_bytes;
+    h.repetition_levels_byte_length = rep_bytes;
+    if (options_.codec.id == format::CompressionCodec::UNCOMPRESSED) h.is_compressed = false;
+    h.statistics = std::move(statistics);
+    header.data_page_header_v2 = std::move(h);
+  } else {
+    header.type = PageType::DATA_PAGE;
+    format::DataPageHeader h;
+    h.num_values = checked_int32(page_entries_, column_, "a page's value count");
+    h.encoding = encoding;
+    h.definition_level_encoding = Encoding::RLE;
+    h.repetition_level_encoding = Encoding::RLE;
+    h.statistics = std::move(statistics);
+    header.data_page_header = std::move(h);
+  }
+  const size_t page_offset = chunk_.data_pages.size();
+  write_page(header, levels_, body_, chunk_.data_pages);
+  count_encoding(encoding_stats_, header.type, encoding);
+
+  if (chunk_.offset_index) {
+    chunk_.offset_index->page_locations.push_back(
+        {static_cast<int64_t>(page_offset), static_cast<int32_t>(chunk_.data_pages.size() - page_offset), chunk_rows_});
+    if (column_.type.physical == Type::BYTE_ARRAY) {
+      auto& bytes = chunk_.offset_index->unencoded_byte_array_data_bytes;
+      if (!bytes) bytes.emplace();
+      bytes->push_back(page_byte_array_bytes_);
+    }
+  }
+  if (chunk_.column_index) {
+    format::ColumnIndex& index = *chunk_.column_index;
+    const bool null_page = page_values_ == 0;
+    index.null_pages.push_back(null_page);
+    if (!null_page && page_stats_->has_bounds()) {
+      index.min_values.push_back(page_stats_->min_bytes());
+      index.max_values.push_back(page_stats_->max_bytes());
+    } else {
+      if (!null_page) index_bounds_complete_ = false;
+      index.min_values.emplace_back();
+      index.max_values.emplace_back();
+    }
+    if (!index.null_counts) index.null_counts.emplace();
+    index.null_counts->push_back(page_entries_ - page_values_);
+    if (is_float(column_)) {
+      if (!index.nan_counts) index.nan_counts.emplace();
+      index.nan_counts->push_back(page_stats_->nan_count());
+    }
+    if (has_def) {
+      if (!index.definition_level_histograms) index.definition_level_histograms.emplace();
+      auto& h = *index.definition_level_histograms;
+      h.insert(h.end(), page_def_histogram_.begin(), page_def_histogram_.end());
+    }
+    if (has_rep) {
+      if (!index.repetition_level_histograms) index.repetition_level_histograms.emplace();
+      auto& h = *index.repetition_level_histograms;
+      h.insert(h.end(), page_rep_histogram_.begin(), page_rep_histogram_.end());
+    }
+  }
+  if (page_stats_) {
+    chunk_stats_->merge(*page_stats_);
+    page_stats_->reset();
+  }
+  add_to(chunk_def_histogram_, page_def_histogram_);
+  add_to(chunk_rep_histogram_, page_rep_histogram_);
+  std::fill(page_def_histogram_.begin(), page_def_histogram_.end(), 0);
+  std::fill(page_rep_histogram_.begin(), page_rep_histogram_.end(), 0);
+  chunk_entries_ += page_entries_;
+  chunk_rows_ += page_rows_;
+  chunk_byte_array_bytes_ += page_byte_array_bytes_;
+  page_entries_ = page_values_ = page_rows_ = page_byte_array_bytes_ = 0;
+}
+
+void ColumnWriter::finish_bloom_filter(ColumnChunkPages& out) {
+  if (!options_.bloom_filter) return;
+  std::sort(bloom_hashes_.begin(), bloom_hashes_.end());
+  bloom_hashes_.erase(std::unique(bloom_hashes_.begin(), bloom_hashes_.end()), bloom_hashes_.end());
+  uint64_t ndv = options_.bloom_filter->ndv != 0 ? options_.bloom_filter->ndv : bloom_hashes_.size();
+  BloomFilter filter(BloomFilter::optimal_num_bytes(std::max<uint64_t>(ndv, 1), options_.bloom_filter->fpp));
+  for (uint64_t h : bloom_hashes_) filter.insert(h);
+  filter.write(out.bloom_filter);
+}
+
+ColumnChunkPages ColumnWriter::finish() {
+  flush_page();
+  ColumnChunkPages out = std::move(chunk_);
+  const bool has_levels = column_.max_definition_level > 0 || column_.max_repetition_level > 0;
+  if (dictionary_used_) {
+    body_.clear();
+    levels_.clear();
+    dictionary_->write_dictionary(body_);
+    format::PageHeader header;
+    header.type = PageType::DICTIONARY_PAGE;
+    format::DictionaryPageHeader h;
+    h.num_values = checked_int32(static_cast<int64_t>(dictionary_->dictionary_entries()), column_, "a dictionary");
+    h.encoding = Encoding::PLAIN;
+    header.dictionary_page_header = h;
+    write_page(header, levels_, body_, out.dictionary_page);
+    encoding_stats_.insert(encoding_stats_.begin(), {PageType::DICTIONARY_PAGE, Encoding::PLAIN, 1});
+  }
+
+  format::ColumnMetaData& m = out.metadata;
+  m.type = column_.type.physical;
+  m.path_in_schema = column_.path;
+  m.codec = options_.codec.id;
+  m.num_values = chunk_entries_;
+  m.total_uncompressed_size = chunk_uncompressed_;
+  m.total_compressed_size = out.size();
+  m.data_page_offset = static_cast<int64_t>(out.dictionary_page.size());
+  if (dictionary_used_) m.dictionary_page_offset = 0;
+  for (const auto& s : encoding_stats_)
+    if (std::find(m.encodings.begin(), m.encodings.end(), s.encoding) == m.encodings.end())
+      m.encodings.push_back(s.encoding);
+  if (has_levels && std::find(m.encodings.begin(), m.encodings.end(), Encoding::RLE) == m.encodings.end())
+    m.encodings.push_back(Encoding::RLE);
+  m.encoding_stats = encoding_stats_;
+  if (options_.statistics && chunk_stats_) m.statistics = chunk_stats_->to_thrift();
+  format::SizeStatistics size;
+  if (column_.type.physical == Type::BYTE_ARRAY) size.unencoded_byte_array_data_bytes = chunk_byte_array_bytes_;
+  if (column_.max_definition_level > 0) size.definition_level_histogram = chunk_def_histogram_;
+  if (column_.max_repetition_level > 0) size.repetition_level_histogram = chunk_rep_histogram_;
+  if (size != format::SizeStatistics{}) m.size_statistics = std::move(size);
+
+  if (out.offset_index)
+    for (auto& location : out.offset_index->page_locations) location.offset += m.data_page_offset;
+  if (out.column_index) {
+    if (index_bounds_complete_ && chunk_stats_) {
+      out.column_index->boundary_order = boundary_order(*out.column_index, *chunk_stats_);
+    } else {
+      out.column_index.reset();  // min/max are required of every non-null page
+    }
+  }
+  finish_bloom_filter(out);
+  reset_chunk();
+  return out;
+}
+
+}  // namespace parq

@@ -1,0 +1,134 @@
+// ColumnWriter: one leaf column's pages within the current row group.
+//
+// Shredded entries (levels + value slots) arrive in slices; values are
+// gathered dense, cut into pages at row boundaries (every page starts a row,
+// as the page index needs), encoded, compressed and checksummed as each page
+// fills. The finished chunk is its dictionary page (known only once the
+// chunk ends, yet first in the file) and its data pages, plus the metadata,
+// statistics, page index entries and bloom filter that describe them, with
+// offsets relative to the chunk's start; the file writer places it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "../record/shredder.h"
+#include "parq/compression/codec.h"
+#include "parq/encoding/dictionary_encoder.h"
+#include "parq/encoding/rle_hybrid.h"
+#include "parq/file/file_writer.h"
+#include "parq/format/metadata.h"
+#include "parq/schema/schema.h"
+#include "parq/util/buffer.h"
+#include "statistics_builder.h"
+#include "value_writer.h"
+
+namespace parq {
+
+// WriteOptions resolved for one column.
+struct ColumnWriterOptions {
+  int page_version = 1;
+  bool dictionary = true;
+  format::Encoding fallback = format::Encoding::PLAIN;
+  encoding::DictionaryLimits dictionary_limits;
+  compression::CodecChoice codec;
+  bool statistics = true;
+  bool page_index = true;
+  bool page_crc = true;
+  size_t max_statistics_bytes = 64;
+  int64_t page_bytes = int64_t{1} << 20;
+  int64_t page_rows = 20000;
+  std::optional<BloomFilterOptions> bloom_filter;
+};
+
+ColumnWriterOptions resolve_column_options(const WriteOptions& options, const ColumnDescriptor& column);
+
+// A finished column chunk; offsets are relative to the chunk's first byte.
+struct ColumnChunkPages {
+  Buffer dictionary_page;  // header + body; empty without one
+  Buffer data_pages;       // headers + bodies, in order
+  format::ColumnMetaData metadata;
+  std::optional<format::ColumnIndex> column_index;
+  std::optional<format::OffsetIndex> offset_index;
+  Buffer bloom_filter;  // header + bitset; empty without one
+  int64_t size() const { return static_cast<int64_t>(dictionary_page.size() + data_pages.size()); }
+};
+
+class ColumnWriter {
+ public:
+  ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions options);
+  ~ColumnWriter();
+
+  void write(const ShreddedLeaf& leaf);
+  // Ends the chunk and starts the next one.
+  ColumnChunkPages finish();
+
+  // Compressed bytes of the chunk's finished pages plus the open page's
+  // estimate: what the row group holds in memory for this column.
+  size_t buffered_bytes() const;
+  // Encoded, uncompressed bytes so far (the row group size limit counts these).
+  int64_t uncompressed_bytes() const { return chunk_uncompressed_ + static_cast<int64_t>(open_page_estimate()); }
+
+ private:
+  struct Page;
+  void gather(const ShreddedLeaf& leaf);
+  void write_entries(const ShreddedLeaf& leaf);
+  int64_t next_cut(const ShreddedLeaf& leaf, int64_t from, int64_t want) const;
+  int64_t count_values(const ShreddedLeaf& leaf, int64_t begin, int64_t end) const;
+  void add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t v1);
+  int64_t put_values(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t nv);
+  void fall_back();
+  bool page_full() const;
+  size_t open_page_estimate() const;
+  void flush_page();
+  void write_page(format::PageHeader& header, const Buffer& levels, const Buffer& values, Buffer& out);
+  void finish_bloom_filter(ColumnChunkPages& out);
+  void reset_chunk();
+
+  const ColumnDescriptor& column_;
+  ColumnWriterOptions options_;
+  std::unique_ptr<compression::Codec> codec_;
+  std::unique_ptr<ValueWriter> dictionary_;  // null without one (or for BOOLEAN)
+  std::unique_ptr<ValueWriter> fallback_;
+  ValueWriter* values_ = nullptr;  // the one in use
+  bool dictionary_used_ = false;   // some page of the chunk holds indices
+  std::unique_ptr<StatisticsBuilder> page_stats_;
+  std::unique_ptr<StatisticsBuilder> chunk_stats_;
+
+  // Dense values of the current slice.
+  DenseValues dense_;
+  Buffer gathered_;
+  Buffer gathered_offsets_;
+
+  // The open page.
+  encoding::RleBitPackedEncoder def_encoder_;
+  encoding::RleBitPackedEncoder rep_encoder_;
+  int64_t page_entries_ = 0;
+  int64_t page_values_ = 0;
+  int64_t page_rows_ = 0;
+  int64_t page_byte_array_bytes_ = 0;
+  std::vector<int64_t> page_def_histogram_;
+  std::vector<int64_t> page_rep_histogram_;
+
+  // The chunk so far.
+  ColumnChunkPages chunk_;
+  int64_t chunk_entries_ = 0;
+  int64_t chunk_rows_ = 0;
+  int64_t chunk_uncompressed_ = 0;
+  int64_t chunk_byte_array_bytes_ = 0;
+  std::vector<int64_t> chunk_def_histogram_;
+  std::vector<int64_t> chunk_rep_histogram_;
+  std::vector<format::PageEncodingStats> encoding_stats_;
+  bool index_bounds_complete_ = true;  // every non-null page had min/max
+  std::vector<uint64_t> bloom_hashes_;
+
+  // Scratch reused across pages.
+  Buffer levels_;
+  Buffer body_;
+  Buffer compressed_;
+  std::string header_;
+};
+
+}  // namespace parq

@@ -1,0 +1,282 @@
+// The value writers: one adapter per encoding family over the encoders of
+// include/parq/encoding/, chosen once per column chunk.
+#include "value_writer.h"
+
+#include <span>
+
+#include "parq/encoding/byte_stream_split.h"
+#include "parq/encoding/delta_binary_packed.h"
+#include "parq/encoding/delta_byte_array.h"
+#include "parq/encoding/delta_length_byte_array.h"
+#include "parq/encoding/plain.h"
+#include "parq/encoding/rle_hybrid.h"
+#include "parq/error.h"
+
+namespace parq {
+namespace {
+
+using format::Encoding;
+using format::Type;
+
+template <class T>
+const T* typed(const DenseValues& v, size_t begin) {
+  return reinterpret_cast<const T*>(v.fixed) + begin;
+}
+
+// PLAIN, DELTA_BINARY_PACKED: encoders with put(const T*, n).
+template <class T, class Encoder, Encoding kEncoding>
+class TypedWriter final : public ValueWriter {
+ public:
+  Encoding encoding() const override { return kEncoding; }
+  size_t put(const DenseValues& v, size_t begin, size_t n) override {
+    encoder_.put(typed<T>(v, begin), n);
+    return n;
+  }
+  size_t estimated_size() const override { return encoder_.estimated_size(); }
+  void flush(Buffer& out) override { encoder_.flush(out); }
+
+ private:
+  Encoder encoder_;
+};
+
+class PlainBooleanWriter final : public ValueWriter {
+ public:
+  Encoding encoding() const override { return Encoding::PLAIN; }
+  size_t put(const DenseValues& v, size_t begin, size_t n) override {
+    encoder_.put(v.fixed + begin, n);
+    return n;
+  }
+  size_t estimated_size() const override { return encoder_.estimated_size(); }
+  void flush(Buffer& out) override { encoder_.flush(out); }
+
+ private:
+  encoding::PlainBooleanEncoder encoder_;
+};
+
+// RLE booleans carry the 4-byte length prefix (Encodings.md).
+class RleBooleanWriter final : public ValueWriter {
+ public:
+  RleBooleanWriter() : encoder_(1) {}
+  Encoding encoding() const override { return Encoding::RLE; }
+  size_t put(const DenseValues& v, size_t begin, size_t n) override {
+    encoder_.put(v.fixed + begin, n);
+    return n;
+  }
+  size_t estimated_size() const override { return encoder_.max_encoded_size(); }
+  void flush(Buffer& out) override { encoder_.flush_with_length_prefix(out); }
+
+ private:
+  encoding::RleBitPackedEncoder encoder_;
+};
+
+class FixedWidthWriter final : public ValueWriter {
+ public:
+  FixedWidthWriter(Encoding encoding, size_t width) : encoding_(encoding), width_(width), plain_(width), split_(width) {}
+  Encoding encoding() const override { return encoding_; }
+  size_t put(const DenseValues& v, size_t begin, size_t n) override {
+    const uint8_t* p = v.fixed + begin * width_;
+    switch (encoding_) {
+      case Encoding::BYTE_STREAM_SPLIT:
+        split_.put(p, n);
+        break;
+      case Encoding::DELTA_BYTE_ARRAY:
+        delta_.put(p, n, width_);
+        break;
+      default:
+        plain_.put(p, n);
+    }
+    return n;
+  }
+  size_t estimated_size() const override {
+    return plain_.estimated_size() + split_.estimated_size() + delta_.estimated_size();
+  }
+  void flush(Buffer& out) override {
+    switch (encoding_) {
+      case Encoding::BYTE_STREAM_SPLIT:
+        split_.flush(out);
+        break;
+      case Encoding::DELTA_BYTE_ARRAY:
+        delta_.flush(out);
+        break;
+      default:
+        plain_.flush(out);
+    }
+  }
+
+ private:
+  Encoding encoding_;
+  size_t width_;
+  encoding::PlainFixedLenByteArrayEncoder plain_;
+  encoding::ByteStreamSplitEncoder split_;
+  encoding::DeltaByteArrayEncoder delta_;
+};
+
+template <class Encoder, Encoding kEncoding>
+class ByteArrayWriter final : public ValueWriter {
+ public:
+  Encoding encoding() const override { return kEncoding; }
+  size_t put(const DenseValues& v, size_t begin, size_t n) override {
+    if constexpr (kEncoding == Encoding::PLAIN) {
+      encoder_.put(std::span<const int32_t>(v.offsets + begin, n + 1),
+                   std::span<const uint8_t>(v.data, static_cast<size_t>(v.offsets[begin + n])));
+    } else {
+      encoder_.put(v.offsets + begin, v.data, n);
+    }
+    return n;
+  }
+  size_t estimated_size() const override { return encoder_.estimated_size(); }
+  void flush(Buffer& out) override { encoder_.flush(out); }
+
+ private:
+  Encoder encoder_;
+};
+
+// Dictionary writers: the indices of a page, the entries for the chunk.
+template <class Dictionary>
+class DictionaryWriterBase : public ValueWriter {
+ public:
+  template <class... Args>
+  explicit DictionaryWriterBase(Args&&... args) : dictionary_(std::forward<Args>(args)...) {}
+  Encoding encoding() const override { return Encoding::RLE_DICTIONARY; }
+  size_t estimated_size() const override {
+    return 1 + dictionary_.num_buffered_indices() * static_cast<size_t>(dictionary_.index_bit_width()) / 8;
+  }
+  void flush(Buffer& out) override { dictionary_.write_indices(out); }
+  bool is_dictionary() const override { return true; }
+  void drop_last(size_t n) override { dictionary_.drop_last_indices(n); }
+  size_t dictionary_entries() const override { return dictionary_.num_entries(); }
+  void write_dictionary(Buffer& out) const override { dictionary_.write_dictionary_page(out); }
+  void reset() override { dictionary_.reset(); }
+
+ protected:
+  Dictionary dictionary_;
+};
+
+template <class T>
+class NumericDictionaryWriter final : public DictionaryWriterBase<encoding::DictionaryEncoder<T>> {
+ public:
+  using DictionaryWriterBase<encoding::DictionaryEncoder<T>>::DictionaryWriterBase;
+  size_t put(const DenseValues& v, size_t begin, size_t n) override { return this->dictionary_.put(typed<T>(v, begin), n); }
+};
+
+class ByteArrayDictionaryWriter final : public DictionaryWriterBase<encoding::ByteArrayDictionaryEncoder> {
+ public:
+  using DictionaryWriterBase::DictionaryWriterBase;
+  size_t put(const DenseValues& v, size_t begin, size_t n) override {
+    return dictionary_.put(v.offsets + begin, v.data, n);
+  }
+};
+
+class FixedLenDictionaryWriter final : public DictionaryWriterBase<encoding::FixedLenByteArrayDictionaryEncoder> {
+ public:
+  using DictionaryWriterBase::DictionaryWriterBase;
+  size_t put(const DenseValues& v, size_t begin, size_t n) override {
+    return dictionary_.put(v.fixed + begin * static_cast<size_t>(dictionary_.width()), n);
+  }
+};
+
+std::unique_ptr<ValueWriter> make_dictionary(const ColumnDescriptor& c, const encoding::DictionaryLimits& limits) {
+  switch (c.type.physical) {
+    case Type::INT32:
+      return std::make_unique<NumericDictionaryWriter<int32_t>>(limits);
+    case Type::INT64:
+      return std::make_unique<NumericDictionaryWriter<int64_t>>(limits);
+    case Type::INT96:
+      return std::make_unique<NumericDictionaryWriter<encoding::Int96>>(limits);
+    case Type::FLOAT:
+      return std::make_unique<NumericDictionaryWriter<float>>(limits);
+    case Type::DOUBLE:
+      return std::make_unique<NumericDictionaryWriter<double>>(limits);
+    case Type::BYTE_ARRAY:
+      return std::make_unique<ByteArrayDictionaryWriter>(limits);
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return std::make_unique<FixedLenDictionaryWriter>(c.type.type_length, limits);
+    case Type::BOOLEAN:
+      break;
+  }
+  return nullptr;
+}
+
+template <class T>
+std::unique_ptr<ValueWriter> make_numeric(Encoding e) {
+  if (e == Encoding::PLAIN) return std::make_unique<TypedWriter<T, encoding::PlainEncoder<T>, Encoding::PLAIN>>();
+  if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+    if (e == Encoding::DELTA_BINARY_PACKED)
+      return std::make_unique<
+          TypedWriter<T, encoding::DeltaBinaryPackedEncoder<T>, Encoding::DELTA_BINARY_PACKED>>();
+  }
+  if constexpr (!std::is_same_v<T, encoding::Int96>) {
+    if (e == Encoding::BYTE_STREAM_SPLIT)
+      return std::make_unique<FixedWidthWriter>(Encoding::BYTE_STREAM_SPLIT, sizeof(T));
+  }
+  return nullptr;
+}
+
+std::unique_ptr<ValueWriter> make_plain_family(const ColumnDescriptor& c, Encoding e) {
+  switch (c.type.physical) {
+    case Type::BOOLEAN:
+      if (e == Encoding::PLAIN) return std::make_unique<PlainBooleanWriter>();
+      if (e == Encoding::RLE) return std::make_unique<RleBooleanWriter>();
+      return nullptr;
+    case Type::INT32:
+      return make_numeric<int32_t>(e);
+    case Type::INT64:
+      return make_numeric<int64_t>(e);
+    case Type::INT96:
+      return make_numeric<encoding::Int96>(e);
+    case Type::FLOAT:
+      return make_numeric<float>(e);
+    case Type::DOUBLE:
+      return make_numeric<double>(e);
+    case Type::BYTE_ARRAY:
+      if (e == Encoding::PLAIN)
+        return std::make_unique<ByteArrayWriter<encoding::PlainByteArrayEncoder, Encoding::PLAIN>>();
+      if (e == Encoding::DELTA_LENGTH_BYTE_ARRAY)
+        return std::make_unique<
+            ByteArrayWriter<encoding::DeltaLengthByteArrayEncoder, Encoding::DELTA_LENGTH_BYTE_ARRAY>>();
+      if (e == Encoding::DELTA_BYTE_ARRAY)
+        return std::make_unique<ByteArrayWriter<encoding::DeltaByteArrayEncoder, Encoding::DELTA_BYTE_ARRAY>>();
+      return nullptr;
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      if (e == Encoding::PLAIN || e == Encoding::BYTE_STREAM_SPLIT || e == Encoding::DELTA_BYTE_ARRAY)
+        return std::make_unique<FixedWidthWriter>(e, static_cast<size_t>(c.type.type_length));
+      return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<ValueWriter> ValueWriter::make(const ColumnDescriptor& column, Encoding encoding,
+                                               const encoding::DictionaryLimits& limits) {
+  std::unique_ptr<ValueWriter> writer;
+  if (encoding == Encoding::RLE_DICTIONARY || encoding == Encoding::PLAIN_DICTIONARY) {
+    writer = make_dictionary(column, limits);
+  } else {
+    writer = make_plain_family(column, encoding);
+  }
+  if (!writer)
+    throw Error("column " + column.dotted_path() + ": encoding " + format::to_string(encoding) + " does not apply to " +
+                format::to_string(column.type.physical) + " values");
+  return writer;
+}
+
+Encoding default_fallback_encoding(Type physical, int page_version) {
+  if (page_version < 2) return Encoding::PLAIN;
+  switch (physical) {
+    case Type::INT32:
+    case Type::INT64:
+      return Encoding::DELTA_BINARY_PACKED;
+    case Type::BYTE_ARRAY:
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return Encoding::DELTA_BYTE_ARRAY;
+    case Type::BOOLEAN:
+      return Encoding::RLE;
+    default:
+      return Encoding::PLAIN;
+  }
+}
+
+bool dictionary_applies(Type physical) { return physical != Type::BOOLEAN; }
+
+}  // namespace parq

@@ -1,0 +1,262 @@
+// FileWriter: batches -> row groups -> the file (see file_writer.h).
+//
+// Layout written:
+//   PAR1 | row group 0 chunks | ... | bloom filters | column indexes |
+//   offset indexes | FileMetaData | length | PAR1
+// Bloom filters and page indexes sit together before the footer, as
+// PageIndex.md recommends, so a reader fetches them in one range; they are
+// held until close() (a few bytes a page, a filter a chunk).
+#include "parq/file/file_writer.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "../column/column_writer.h"
+#include "../record/shredder.h"
+#include "parq/error.h"
+#include "parq/file/footer.h"
+#include "parq/format/metadata_codec.h"
+#include "parq/util/thread_pool.h"
+
+namespace parq {
+namespace {
+
+// Rows shredded at a time: bounds the levels held per column and lets the
+// row group byte limit be checked often.
+constexpr int64_t kSliceRows = 64 * 1024;
+
+// What is written before the footer and pointed to from it.
+struct ChunkExtras {
+  size_t row_group = 0;
+  size_t column = 0;
+  std::optional<format::ColumnIndex> column_index;
+  std::optional<format::OffsetIndex> offset_index;
+  Buffer bloom_filter;
+};
+
+void check_column_paths(const WriteOptions& options, const Schema& schema) {
+  for (const auto& [path, settings] : options.columns) {
+    bool found = false;
+    for (const auto& c : schema.columns()) {
+      const std::string p = c.dotted_path();
+      if (p == path || (p.size() > path.size() && p.compare(0, path.size(), path) == 0 && p[path.size()] == '.'))
+        found = true;
+    }
+    if (!found) throw Error("write options name column \"" + path + "\", which the schema does not have");
+  }
+}
+
+}  // namespace
+
+std::string default_created_by() { return std::string("parq version ") + PARQ_VERSION; }
+
+class FileWriter::Impl {
+ public:
+  Impl(std::unique_ptr<io::OutputStream> out, const Schema& schema, WriteOptions options)
+      : out_(std::move(out)), schema_(schema), options_(std::move(options)), shredder_(schema_) {
+    if (schema_.num_columns() == 0) throw Error(out_->name() + ": a schema without columns cannot be written");
+    if (options_.row_group_rows < 1 || options_.row_group_bytes < 1 || options_.page_bytes < 1)
+      throw Error("row group and page limits must be positive");
+    check_column_paths(options_, schema_);
+    for (const auto& column : schema_.columns())
+      columns_.push_back(std::make_unique<ColumnWriter>(column, resolve_column_options(options_, column)));
+    if (options_.threads > 1) pool_ = std::make_unique<ThreadPool>(options_.threads);
+    leaves_.resize(shredder_.num_fields());
+    metadata_.version = options_.page_version == 2 ? 2 : 1;
+    metadata_.schema = schema_.elements();
+    metadata_.created_by = options_.created_by.empty() ? default_created_by() : options_.created_by;
+    if (!options_.key_value_metadata.empty()) metadata_.key_value_metadata = options_.key_value_metadata;
+    std::vector<format::ColumnOrder> orders(schema_.num_columns());
+    for (auto& o : orders) o.TYPE_ORDER.emplace();
+    metadata_.column_orders = std::move(orders);
+    out_->write(file::kMagic, file::kMagicSize);
+  }
+
+  void write(const RecordBatch& batch) {
+    check_usable();
+    guarded([&] {
+      shredder_.check(batch);
+      for (int64_t row = 0; row < batch.num_rows;) {
+        const int64_t room = options_.row_group_rows - group_rows_;
+        const int64_t end = row + std::min({room, kSliceRows, batch.num_rows - row});
+        write_slice(batch, row, end);
+        group_rows_ += end - row;
+        row = end;
+        if (group_rows_ >= options_.row_group_rows || group_bytes() >= options_.row_group_bytes) flush_row_group();
+      }
+    });
+  }
+
+  void flush_row_group() {
+    check_usable();
+    guarded([&] { end_row_group(); });
+  }
+
+  void close() {
+    check_usable();
+    guarded([&] {
+      end_row_group();
+      write_extras();
+      std::string footer;
+      file::append_footer(metadata_, footer);
+      out_->write(footer.data(), footer.size());
+      out_->commit();
+      closed_ = true;
+    });
+  }
+
+  const Schema& schema() const { return schema_; }
+  int64_t num_rows() const { return metadata_.num_rows + group_rows_; }
+  const format::FileMetaData& metadata() const { return metadata_; }
+  size_t buffered_bytes() const {
+    size_t n = 0;
+    for (const auto& c : columns_) n += c->buffered_bytes();
+    return n;
+  }
+
+ private:
+  void check_usable() const {
+    if (failed_) throw Error(out_->name() + ": the writer failed earlier and can only be destroyed");
+    if (closed_) throw Error(out_->name() + ": the writer is closed");
+  }
+
+  // Any error leaves the writer unusable: a half-written row group cannot
+  // be resumed, and the output will be abandoned.
+  void guarded(const std::function<void()>& fn) {
+    try {
+      fn();
+    } catch (...) {
+      failed_ = true;
+      throw;
+    }
+  }
+
+  int64_t group_bytes() const {
+    int64_t n = 0;
+    for (const auto& c : columns_) n += c->uncompressed_bytes();
+    return n;
+  }
+
+  void write_field(const RecordBatch& batch, size_t field, int64_t begin, int64_t end) {
+    std::vector<ShreddedLeaf>& leaves = leaves_[field];
+    shredder_.shred(batch, field, begin, end, leaves);
+    for (const ShreddedLeaf& leaf : leaves) columns_[static_cast<size_t>(leaf.column)]->write(leaf);
+  }
+
+  void write_slice(const RecordBatch& batch, int64_t begin, int64_t end) {
+    if (pool_) {
+      pool_->parallel_for(shredder_.num_fields(), [&](size_t f) { write_field(batch, f, begin, end); });
+    } else {
+      for (size_t f = 0; f < shredder_.num_fields(); ++f) write_field(batch, f, begin, end);
+    }
+  }
+
+  void end_row_group() {
+    if (group_rows_ == 0) return;
+    std::vector<ColumnChunkPages> chunks(columns_.size());
+    auto finish = [&](size_t i) { chunks[i] = columns_[i]->finish(); };
+    if (pool_) {
+      pool_->parallel_for(columns_.size(), finish);
+    } else {
+      for (size_t i = 0; i < columns_.size(); ++i) finish(i);
+    }
+    format::RowGroup group;
+    group.num_rows = group_rows_;
+    group.file_offset = static_cast<int64_t>(out_->position());
+    group.ordinal = static_cast<int16_t>(std::min<size_t>(metadata_.row_groups.size(), INT16_MAX));
+    int64_t compressed = 0;
+    for (size_t i = 0; i < chunks.size(); ++i) {
+      ColumnChunkPages& chunk = chunks[i];
+      const int64_t start = static_cast<int64_t>(out_->position());
+      out_->write(chunk.dictionary_page.span());
+      out_->write(chunk.data_pages.span());
+      format::ColumnChunk cc;
+      cc.file_offset = start;
+      cc.meta_data = std::move(chunk.metadata);
+      format::ColumnMetaData& m = *cc.meta_data;
+      m.data_page_offset += start;
+      if (m.dictionary_page_offset) *m.dictionary_page_offset += start;
+      if (chunk.offset_index)
+        for (auto& location : chunk.offset_index->page_locations) location.offset += start;
+      group.total_byte_size += m.total_uncompressed_size;
+      compressed += m.total_compressed_size;
+      group.columns.push_back(std::move(cc));
+      if (chunk.column_index || chunk.offset_index || !chunk.bloom_filter.empty())
+        extras_.push_back({metadata_.row_groups.size(), i, std::move(chunk.column_index),
+                           std::move(chunk.offset_index), std::move(chunk.bloom_filter)});
+    }
+    group.total_compressed_size = compressed;
+    metadata_.num_rows += group_rows_;
+    metadata_.row_groups.push_back(std::move(group));
+    group_rows_ = 0;
+  }
+
+  format::ColumnChunk& chunk_of(const ChunkExtras& e) { return metadata_.row_groups[e.row_group].columns[e.column]; }
+
+  void write_extras() {
+    for (ChunkExtras& e : extras_) {
+      if (e.bloom_filter.empty()) continue;
+      format::ColumnMetaData& m = *chunk_of(e).meta_data;
+      m.bloom_filter_offset = static_cast<int64_t>(out_->position());
+      m.bloom_filter_length = static_cast<int32_t>(e.bloom_filter.size());
+      out_->write(e.bloom_filter.span());
+    }
+    std::string bytes;
+    for (ChunkExtras& e : extras_) {
+      if (!e.column_index) continue;
+      bytes.clear();
+      format::encode_thrift(*e.column_index, bytes);
+      chunk_of(e).column_index_offset = static_cast<int64_t>(out_->position());
+      chunk_of(e).column_index_length = static_cast<int32_t>(bytes.size());
+      out_->write(bytes.data(), bytes.size());
+    }
+    for (ChunkExtras& e : extras_) {
+      if (!e.offset_index) continue;
+      bytes.clear();
+      format::encode_thrift(*e.offset_index, bytes);
+      chunk_of(e).offset_index_offset = static_cast<int64_t>(out_->position());
+      chunk_of(e).offset_index_length = static_cast<int32_t>(bytes.size());
+      out_->write(bytes.data(), bytes.size());
+    }
+  }
+
+  std::unique_ptr<io::OutputStream> out_;
+  Schema schema_;
+  WriteOptions options_;
+  Shredder shredder_;
+  std::vector<std::unique_ptr<ColumnWriter>> columns_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::vector<std::vector<ShreddedLeaf>> leaves_;  // per field, reused across slices
+  format::FileMetaData metadata_;
+  std::vector<ChunkExtras> extras_;
+  int64_t group_rows_ = 0;
+  bool failed_ = false;
+  bool closed_ = false;
+};
+
+std::unique_ptr<FileWriter> FileWriter::open(const std::string& path, const Schema& schema, WriteOptions options) {
+  return open(io::create_file(path), schema, std::move(options));
+}
+
+std::unique_ptr<FileWriter> FileWriter::open(std::unique_ptr<io::OutputStream> out, const Schema& schema,
+                                             WriteOptions options) {
+  return std::unique_ptr<FileWriter>(new FileWriter(std::make_unique<Impl>(std::move(out), schema, std::move(options))));
+}
+
+FileWriter::FileWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FileWriter::~FileWriter() = default;
+
+void FileWriter::write(const RecordBatch& batch) { impl_->write(batch); }
+void FileWriter::write_all(BatchSource& source) {
+  RecordBatch batch;
+  while (source.next(batch)) impl_->write(batch);
+}
+void FileWriter::flush_row_group() { impl_->flush_row_group(); }
+void FileWriter::close() { impl_->close(); }
+const Schema& FileWriter::schema() const { return impl_->schema(); }
+int64_t FileWriter::num_rows() const { return impl_->num_rows(); }
+const format::FileMetaData& FileWriter::metadata() const { return impl_->metadata(); }
+size_t FileWriter::buffered_bytes() const { return impl_->buffered_bytes(); }
+
+}  // namespace parq

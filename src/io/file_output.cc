@@ -1,0 +1,144 @@
+// File output through a temporary sibling, renamed into place on commit.
+//
+// The temporary is created with mkstemp in the target's folder (a rename
+// across file systems would not be atomic), written through a buffer of a
+// few MiB (column chunks arrive as many small page writes), fsync'ed, renamed
+// over the target, and the folder fsync'ed so the new name survives a crash.
+// Until the rename the target is untouched; the destructor of an output
+// that was not committed unlinks the temporary.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "parq/error.h"
+#include "parq/io/output.h"
+
+namespace parq::io {
+namespace {
+
+constexpr size_t kWriteBuffer = size_t{4} << 20;
+
+std::string system_error(const std::string& path, const char* what) {
+  return path + ": " + what + ": " + std::strerror(errno);
+}
+
+std::string folder_of(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+class AtomicFileOutput final : public OutputStream {
+ public:
+  explicit AtomicFileOutput(const std::string& path) : path_(path) {
+    if (path.empty() || path.back() == '/') throw Error(path + ": not a file path");
+    size_t slash = path.rfind('/');
+    std::string prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+    temp_path_ = prefix + "." + base_of(path) + ".parq-XXXXXX";
+    fd_ = ::mkstemp(temp_path_.data());
+    if (fd_ < 0) throw Error(system_error(folder_of(path), "cannot create a temporary file in this folder"));
+    // mkstemp makes 0600; a finished file should get the usual permissions.
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd_, 0666 & ~mask);
+    buffer_.reserve(kWriteBuffer);
+  }
+
+  ~AtomicFileOutput() override {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) ::unlink(temp_path_.c_str());
+  }
+
+  void write(const void* data, size_t n) override {
+    check_open();
+    position_ += n;
+    if (buffer_.size() + n <= kWriteBuffer) {
+      buffer_.append(data, n);
+      return;
+    }
+    drain();
+    if (n >= kWriteBuffer) {
+      write_fully(static_cast<const uint8_t*>(data), n);
+    } else {
+      buffer_.append(data, n);
+    }
+  }
+
+  uint64_t position() const override { return position_; }
+
+  void commit() override {
+    check_open();
+    drain();
+    if (::fsync(fd_) != 0) fail("cannot flush to disk");
+    if (::close(fd_) != 0) {
+      fd_ = -1;
+      fail("cannot close");
+    }
+    fd_ = -1;
+    if (::rename(temp_path_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished file into place");
+    committed_ = true;
+    sync_folder();
+  }
+
+  const std::string& name() const override { return path_; }
+
+ private:
+  void check_open() const {
+    if (fd_ < 0) throw Error(path_ + ": write after the output was committed or failed");
+  }
+
+  void drain() {
+    write_fully(buffer_.data(), buffer_.size());
+    buffer_.clear();
+  }
+
+  void write_fully(const uint8_t* p, size_t n) {
+    while (n > 0) {
+      ssize_t put = ::write(fd_, p, n);
+      if (put < 0) {
+        if (errno == EINTR) continue;
+        fail("write failed");
+      }
+      p += put;
+      n -= static_cast<size_t>(put);
+    }
+  }
+
+  void sync_folder() {
+    int dir = ::open(folder_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
+    if (dir < 0) return;  // the rename happened; durability of the name is best effort here
+    ::fsync(dir);
+    ::close(dir);
+  }
+
+  [[noreturn]] void fail(const char* what) {
+    std::string message = system_error(path_, what);
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    throw Error(message);
+  }
+
+  std::string path_;
+  std::string temp_path_;
+  int fd_ = -1;
+  bool committed_ = false;
+  uint64_t position_ = 0;
+  Buffer buffer_;
+};
+
+}  // namespace
+
+std::unique_ptr<OutputStream> create_file(const std::string& path) {
+  return std::make_unique<AtomicFileOutput>(path);
+}
+
+}  // namespace parq::io
