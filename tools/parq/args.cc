@@ -3,7 +3,7 @@
 
 namespace parq::tool {
 
-Args::Args(const std::vector<std::string>& argv, std::initializer_list<OptionSpec> options) {
+Args::Args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& options) {
   bool options_done = false;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& arg = argv[i];
@@ -32,21 +32,26 @@ Args::Args(const std::vector<std::string>& argv, std::initializer_list<OptionSpe
     if (spec == nullptr) throw UsageError("unknown option '--" + name + "'");
     if (!spec->takes_value) {
       if (inline_value) throw UsageError("option '--" + name + "' takes no value");
-      values_[name] = "";
+      values_[name].push_back("");
       continue;
     }
     if (!inline_value) {
       if (i + 1 >= argv.size()) throw UsageError("option '--" + name + "' needs a value");
       inline_value = argv[++i];
     }
-    values_[name] = *inline_value;
+    values_[name].push_back(*inline_value);
   }
 }
 
 std::optional<std::string> Args::value(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return std::nullopt;
-  return it->second;
+  return it->second.back();
+}
+
+std::vector<std::string> Args::all(const std::string& name) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
 const std::vector<std::string>& Args::expect_positionals(std::initializer_list<const char*> names) const {

@@ -24,18 +24,20 @@ struct OptionSpec {
 
 class Args {
  public:
-  Args(const std::vector<std::string>& argv, std::initializer_list<OptionSpec> options);
+  Args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& options);
 
   bool help() const { return help_; }
   bool flag(const std::string& name) const { return values_.count(name) != 0; }
+  // The last value given; all() has every one of a repeatable option.
   std::optional<std::string> value(const std::string& name) const;
+  std::vector<std::string> all(const std::string& name) const;
   const std::vector<std::string>& positionals() const { return positionals_; }
 
   // The positionals, checked to be exactly `names` (for the error message).
   const std::vector<std::string>& expect_positionals(std::initializer_list<const char*> names) const;
 
  private:
-  std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> values_;
   std::vector<std::string> positionals_;
   bool help_ = false;
 };

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "args.h"
+#include "bench_write.h"
 #include "command.h"
 #include "json_writer.h"
 #include "list_options.h"
@@ -78,22 +79,31 @@ int run_bench_read(const std::vector<std::string>& argv) {
 }
 
 int run_bench(const std::vector<std::string>& argv) {
-  if (argv.empty()) throw UsageError("missing what to time (read)");
+  if (argv.empty()) throw UsageError("missing what to time (read or write)");
   if (argv[0] == "read") return run_bench_read(argv);
-  throw UsageError("unknown benchmark '" + argv[0] + "' (read)");
+  if (argv[0] == "write") return run_bench_write(argv);
+  throw UsageError("unknown benchmark '" + argv[0] + "' (read or write)");
 }
 
 }  // namespace
 
 const Command kBenchCommand = {
     "bench",
-    "time reading a file",
+    "time reading or writing a file",
     "usage: parq bench read FILE [--threads N] [--repeat K] [--json] [--columns a,b]\n"
+    "       parq bench write FILE [--codec NAME] [--threads N] [--repeat K] [--json]\n"
+    "                             [--out PATH | --to-memory] [writer options]\n"
     "\n"
     "Decodes every value of every column (batches into memory, nothing\n"
     "rendered) K times (5 by default) and reports each run's wall time, the\n"
     "file's opening included. --json prints one object with \"rows\", \"bytes\"\n"
-    "and \"seconds\" (the K run times).\n",
+    "and \"seconds\" (the K run times).\n"
+    "\n"
+    "write: loads FILE's rows into memory, then writes them K times with the\n"
+    "default settings changed only by the options given (see 'parq rewrite\n"
+    "--help'), to a temporary file (or --out PATH, or memory), each run timed\n"
+    "from opening the writer to the renamed, flushed file. --json prints one\n"
+    "object with \"bytes\" (the output's size), \"seconds\" and the peak RSS.\n",
     run_bench,
 };
 

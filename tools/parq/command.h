@@ -20,5 +20,6 @@ extern const Command kPagesCommand;
 extern const Command kCatCommand;
 extern const Command kHeadCommand;
 extern const Command kBenchCommand;
+extern const Command kRewriteCommand;
 
 }  // namespace parq::tool

@@ -1,0 +1,52 @@
+// `parq rewrite IN OUT`: reads every row of IN and writes it again with other
+// writer settings (codec, page version, encodings, sizes, indexes, bloom
+// filters), keeping the schema and the key-value metadata. OUT may be IN:
+// the new file replaces it only once complete.
+#include <string>
+
+#include "args.h"
+#include "command.h"
+#include "list_options.h"
+#include "parq/file/batch_reader.h"
+#include "parq/file/file_writer.h"
+#include "write_options.h"
+
+namespace parq::tool {
+namespace {
+
+int run_rewrite(const std::vector<std::string>& argv) {
+  Args args(argv, with_write_options({{"batch-rows", true}, {"no-verify-crc", false}}));
+  const auto& paths = args.expect_positionals({"IN", "OUT"});
+  WriteOptions options = parse_write_options(args);
+  ReadOptions read;
+  read.threads = options.threads;
+  if (auto v = args.value("batch-rows")) read.batch_rows = std::max<int64_t>(1, parse_count("batch-rows", *v));
+  read.pages.verify_crc = !args.flag("no-verify-crc");
+
+  auto in = FileReader::open(paths[0]);
+  if (in->metadata().key_value_metadata) options.key_value_metadata = *in->metadata().key_value_metadata;
+  auto writer = FileWriter::open(paths[1], in->schema(), options);
+  auto source = read_batches(*in, read);
+  writer->write_all(*source);
+  writer->close();
+  return 0;
+}
+
+}  // namespace
+
+const Command kRewriteCommand = {
+    "rewrite",
+    "write a file again with other codecs, encodings or sizes",
+    "usage: parq rewrite IN OUT [OPTIONS]\n"
+    "\n"
+    "Reads every row of IN and writes them to OUT with the options below,\n"
+    "keeping the schema and the key-value metadata. OUT appears (or is\n"
+    "replaced, IN included) only once it is complete.\n"
+    "\n"
+    "  --batch-rows N           rows read at a time (65536)\n"
+    "  --no-verify-crc          read IN without checking page checksums\n"
+    "\n" PARQ_WRITE_OPTIONS_HELP,
+    run_rewrite,
+};
+
+}  // namespace parq::tool

@@ -1,0 +1,95 @@
+// Parsing of the shared writer options; see write_options.h.
+#include "write_options.h"
+
+#include <cstdlib>
+
+#include "list_options.h"
+#include "parq/error.h"
+
+namespace parq::tool {
+namespace {
+
+bool parse_switch(const std::string& option, const std::string& v) {
+  if (v == "on" || v == "true" || v == "1") return true;
+  if (v == "off" || v == "false" || v == "0") return false;
+  throw UsageError("--" + option + " takes on or off, not '" + v + "'");
+}
+
+format::Encoding parse_encoding(const std::string& text) {
+  static const std::pair<const char*, format::Encoding> kNames[] = {
+      {"plain", format::Encoding::PLAIN},
+      {"dictionary", format::Encoding::RLE_DICTIONARY},
+      {"rle_dictionary", format::Encoding::RLE_DICTIONARY},
+      {"plain_dictionary", format::Encoding::PLAIN_DICTIONARY},
+      {"rle", format::Encoding::RLE},
+      {"delta_binary_packed", format::Encoding::DELTA_BINARY_PACKED},
+      {"delta_length_byte_array", format::Encoding::DELTA_LENGTH_BYTE_ARRAY},
+      {"delta_byte_array", format::Encoding::DELTA_BYTE_ARRAY},
+      {"byte_stream_split", format::Encoding::BYTE_STREAM_SPLIT},
+  };
+  std::string lower;
+  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto& [name, e] : kNames)
+    if (lower == name) return e;
+  throw UsageError("unknown encoding '" + text +
+                   "' (plain, dictionary, rle, delta_binary_packed, delta_length_byte_array, delta_byte_array, "
+                   "byte_stream_split)");
+}
+
+compression::CodecChoice codec_of(const std::string& text) {
+  try {
+    return compression::parse_codec(text);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+}  // namespace
+
+std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own) {
+  for (const char* name : {"codec", "page-version", "dictionary", "row-group-rows", "row-group-bytes", "page-bytes",
+                           "page-rows", "dictionary-bytes", "dictionary-entries", "encoding", "bloom-filter", "bloom-fpp", "stats", "page-index", "crc",
+                           "threads"})
+    own.push_back({name, true});
+  return own;
+}
+
+WriteOptions parse_write_options(const Args& args) {
+  WriteOptions o;
+  if (auto v = args.value("codec")) o.codec = codec_of(*v);
+  if (auto v = args.value("page-version")) {
+    if (*v != "1" && *v != "2") throw UsageError("--page-version takes 1 or 2, not '" + *v + "'");
+    o.page_version = *v == "2" ? 2 : 1;
+  }
+  if (auto v = args.value("dictionary")) o.dictionary = parse_switch("dictionary", *v);
+  if (auto v = args.value("row-group-rows")) o.row_group_rows = std::max<int64_t>(1, parse_count("row-group-rows", *v));
+  if (auto v = args.value("row-group-bytes"))
+    o.row_group_bytes = std::max<int64_t>(1, parse_count("row-group-bytes", *v));
+  if (auto v = args.value("page-bytes")) o.page_bytes = std::max<int64_t>(1, parse_count("page-bytes", *v));
+  if (auto v = args.value("page-rows")) o.page_rows = parse_count("page-rows", *v);
+  if (auto v = args.value("dictionary-bytes"))
+    o.dictionary_limits.max_bytes = static_cast<size_t>(parse_count("dictionary-bytes", *v));
+  if (auto v = args.value("dictionary-entries"))
+    o.dictionary_limits.max_entries = static_cast<size_t>(parse_count("dictionary-entries", *v));
+  if (auto v = args.value("stats")) o.statistics = parse_switch("stats", *v);
+  if (auto v = args.value("page-index")) o.page_index = parse_switch("page-index", *v);
+  if (auto v = args.value("crc")) o.page_crc = parse_switch("crc", *v);
+  if (auto v = args.value("threads")) o.threads = static_cast<int>(std::max<int64_t>(1, parse_count("threads", *v)));
+  for (const std::string& spec : args.all("encoding")) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--encoding takes COLUMN=ENCODING, not '" + spec + "'");
+    o.columns[spec.substr(0, eq)].encoding = parse_encoding(spec.substr(eq + 1));
+  }
+  double fpp = 0.01;
+  if (auto v = args.value("bloom-fpp")) {
+    char* end = nullptr;
+    fpp = std::strtod(v->c_str(), &end);
+    if (end == v->c_str() || *end != '\0' || !(fpp > 0 && fpp < 1))
+      throw UsageError("--bloom-fpp takes a probability between 0 and 1, not '" + *v + "'");
+  }
+  for (const std::string& column : args.all("bloom-filter")) o.columns[column].bloom_filter = BloomFilterOptions{0, fpp};
+  return o;
+}
+
+
+}  // namespace parq::tool
