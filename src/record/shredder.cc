@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <deque>
 
 #include "parq/error.h"
 
@@ -70,10 +71,13 @@ void split_nulls(const Items& in, const Array& a, int16_t null_def, Items& out) 
 }
 
 // Slots of list/map `a` in `items` -> their elements' ranges.
-void expand_lists(const Items& in, const Array& a, const ArrayPlan& p, int16_t def_present, Items& out) {
+// Returns false when a slot it reaches is null although the list is not
+// nullable.
+bool expand_lists(const Items& in, const Array& a, const ArrayPlan& p, int16_t def_present, Items& out) {
   out.clear();
   const int32_t* offsets = a.offsets_data();
   const bool nulls = has_nulls(a);
+  const bool nullable = p.null_below > def_present;
   const uint8_t* bits = a.validity.data();
   const int16_t empty_def = static_cast<int16_t>(p.empty_below - 1);
   for (const Item& it : in) {
@@ -84,6 +88,7 @@ void expand_lists(const Items& in, const Array& a, const ArrayPlan& p, int16_t d
     for (int64_t i = it.begin; i < it.end; ++i) {
       const int16_t rep = i == it.begin ? it.rep_first : it.rep_rest;
       if (nulls && !bit(bits, i)) {
+        if (!nullable) return false;
         out.push_back({i, i + 1, rep, rep, def_present});
       } else if (offsets[i] == offsets[i + 1]) {
         out.push_back({i, i + 1, rep, rep, empty_def});
@@ -92,6 +97,15 @@ void expand_lists(const Items& in, const Array& a, const ArrayPlan& p, int16_t d
       }
     }
   }
+  return true;
+}
+
+// Whether every slot that `items` reach is valid.
+bool reached_slots_valid(const Items& items, const Array& a) {
+  if (!has_nulls(a)) return true;
+  for (const Item& it : items)
+    if (!it.decided() && count_valid(a, it.begin, it.end) != it.end - it.begin) return false;
+  return true;
 }
 
 void append_levels(Buffer& levels, int16_t first, int16_t rest, int64_t n) {
@@ -115,32 +129,44 @@ class FieldShredder {
   FieldShredder(const Schema& schema, std::vector<ShreddedLeaf>& out) : schema_(schema), out_(out) {}
 
   void shred(const ArrayPlan& p, const Array& a, const Items& items, int16_t def_present) {
+    path_.push_back(&p.name);
+    const bool nullable = p.null_below > def_present;
     switch (p.kind) {
       case ArrayKind::kLeaf:
+        if (!nullable && !reached_slots_valid(items, a)) fail_required();
         emit_leaf(p, a, items, def_present);
-        return;
+        break;
       case ArrayKind::kStruct: {
-        const Items& slots = without_nulls(p, a, items, def_present);
-        for (size_t i = 0; i < p.children.size(); ++i) shred(p.children[i], a.children[i], slots, p.null_below);
-        return;
+        const Items* slots = &items;
+        if (has_nulls(a)) {
+          if (!nullable && !reached_slots_valid(items, a)) fail_required();
+          if (nullable) {
+            scratch_.emplace_back();
+            split_nulls(items, a, def_present, scratch_.back());
+            slots = &scratch_.back();
+          }
+        }
+        for (size_t i = 0; i < p.children.size(); ++i) shred(p.children[i], a.children[i], *slots, p.null_below);
+        break;
       }
       case ArrayKind::kList:
       case ArrayKind::kMap: {
         Items elements;
-        expand_lists(items, a, p, def_present, elements);
+        if (!expand_lists(items, a, p, def_present, elements)) fail_required();
         for (size_t i = 0; i < p.children.size(); ++i) shred(p.children[i], a.children[i], elements, p.empty_below);
-        return;
+        break;
       }
     }
+    path_.pop_back();
   }
 
  private:
-  const Items& without_nulls(const ArrayPlan& p, const Array& a, const Items& items, int16_t def_present) {
-    if (!has_nulls(a)) return items;
-    scratch_.emplace_back();
-    split_nulls(items, a, def_present, scratch_.back());
-    (void)p;
-    return scratch_.back();
+  // Nulls under a null parent are allowed (Arrow leaves them unspecified);
+  // only slots the rows reach must be valid in a REQUIRED field.
+  [[noreturn]] void fail_required() const {
+    std::string path;
+    for (const std::string* name : path_) path += (path.empty() ? "" : ".") + *name;
+    throw Error("column " + path + ": is REQUIRED but has nulls");
   }
 
   void emit_leaf(const ArrayPlan& p, const Array& a, const Items& items, int16_t def_present) {
@@ -172,8 +198,10 @@ class FieldShredder {
   const Schema& schema_;
   std::vector<ShreddedLeaf>& out_;
   size_t next_leaf_ = 0;
-  // Split item lists live until the field is done (children read them).
-  std::vector<Items> scratch_;
+  // Split item lists live until the field is done (children read them); a
+  // deque keeps them in place as more are added.
+  std::deque<Items> scratch_;
+  std::vector<const std::string*> path_;
 };
 
 // ---- checks ----
@@ -211,7 +239,6 @@ class Checker {
     const int64_t nulls = a.validity.empty() ? 0 : length - count_valid(a, 0, length);
     if (a.null_count != nulls && !(a.validity.empty() && a.null_count == 0))
       fail(path, "says it has " + std::to_string(a.null_count) + " nulls but its bitmap has " + std::to_string(nulls));
-    if (nulls != 0 && p.null_below <= def_present) fail(path, "is REQUIRED but has nulls");
     if (a.children.size() != p.children.size())
       fail(path, "has " + std::to_string(a.children.size()) + " children where the schema has " +
                      std::to_string(p.children.size()));
