@@ -40,8 +40,27 @@ int32_t checked_int32(int64_t v, const ColumnDescriptor& c, const char* what) {
   return static_cast<int32_t>(v);
 }
 
+int64_t count_equal(const int16_t* levels, int64_t n, int16_t level) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += levels[i] == level;
+  return count;
+}
+
+// Few levels (the common case) count one level per vectorised pass; a
+// scattered increment per entry would serialise on the counters.
 void add_histogram(std::vector<int64_t>& histogram, const int16_t* levels, int64_t n) {
   int64_t* h = histogram.data();
+  const size_t size = histogram.size();
+  if (size <= 4) {
+    int64_t rest = n;
+    for (size_t k = 1; k < size; ++k) {
+      const int64_t c = count_equal(levels, n, static_cast<int16_t>(k));
+      h[k] += c;
+      rest -= c;
+    }
+    h[0] += rest;
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) ++h[levels[i]];
 }
 
@@ -241,11 +260,7 @@ void ColumnWriter::write(const ShreddedLeaf& leaf) {
 
 int64_t ColumnWriter::count_values(const ShreddedLeaf& leaf, int64_t begin, int64_t end) const {
   if (column_.max_definition_level == 0) return end - begin;
-  const int16_t* def = leaf.def_levels();
-  const int16_t max_def = column_.max_definition_level;
-  int64_t n = 0;
-  for (int64_t i = begin; i < end; ++i) n += def[i] == max_def;
-  return n;
+  return count_equal(leaf.def_levels() + begin, end - begin, column_.max_definition_level);
 }
 
 int64_t ColumnWriter::next_cut(const ShreddedLeaf& leaf, int64_t from, int64_t want) const {
@@ -317,8 +332,9 @@ void ColumnWriter::add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1,
   if (column_.max_repetition_level > 0) {
     const int16_t* rep = leaf.rep_levels() + e0;
     rep_encoder_.put(rep, static_cast<size_t>(n));
+    const int64_t rows_before = page_rep_histogram_[0];
     add_histogram(page_rep_histogram_, rep, n);
-    for (int64_t i = 0; i < n; ++i) page_rows_ += rep[i] == 0;
+    page_rows_ += page_rep_histogram_[0] - rows_before;
   } else {
     page_rows_ += n;
   }
