@@ -64,6 +64,10 @@ class StatisticsBuilder {
  protected:
   int64_t null_count_ = 0;
   int64_t nan_count_ = 0;
+
+ private:
+  bool reports_nans_ = false;   // FLOAT, DOUBLE, FLOAT16
+  bool legacy_bounds_ = false;  // the deprecated min/max order is the column's
 };
 
 }  // namespace parq

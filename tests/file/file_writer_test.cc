@@ -1,0 +1,461 @@
+// FileWriter: hand-built batches (nulls, nesting, every physical type) read
+// back as written; row group and page limits; the dictionary fallback; the
+// metadata the footer records; failures that leave no file behind.
+#include "parq/file/file_writer.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "parq/column/page_reader.h"
+#include "parq/error.h"
+#include "parq/file/batch_reader.h"
+#include "parq/file/file_reader.h"
+#include "parq/schema/field.h"
+#include "parq/text/row_text.h"
+
+namespace parq {
+namespace {
+
+namespace fs = std::filesystem;
+using format::Encoding;
+
+// ---- building arrays ----
+
+void set_validity(Array& a, const std::vector<bool>& valid) {
+  a.length = static_cast<int64_t>(valid.size());
+  a.null_count = 0;
+  for (bool v : valid) a.null_count += !v;
+  if (a.null_count == 0) return;
+  a.validity.resize((valid.size() + 7) / 8);
+  std::fill(a.validity.data(), a.validity.data() + a.validity.size(), 0);
+  for (size_t i = 0; i < valid.size(); ++i)
+    if (valid[i]) a.validity.data()[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+}
+
+template <class T>
+Array leaf(const Schema& schema, const std::string& path, const std::vector<std::optional<T>>& values) {
+  Array a;
+  a.name = path.substr(path.rfind('.') + 1);
+  a.type = schema.column(static_cast<size_t>(schema.find_column(path))).type;
+  std::vector<bool> valid;
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    a.values.append_value(v.value_or(T{}));
+  }
+  set_validity(a, valid);
+  return a;
+}
+
+Array strings(const Schema& schema, const std::string& path, const std::vector<std::optional<std::string>>& values) {
+  Array a;
+  a.name = path.substr(path.rfind('.') + 1);
+  a.type = schema.column(static_cast<size_t>(schema.find_column(path))).type;
+  std::vector<bool> valid;
+  a.offsets.append_value<int32_t>(0);
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    if (v) a.values.append(*v);
+    a.offsets.append_value(static_cast<int32_t>(a.values.size()));
+  }
+  set_validity(a, valid);
+  return a;
+}
+
+// A list of `child` with `sizes[i]` elements per slot, nullopt for a null list.
+Array list_of(const std::string& name, Array child, const std::vector<std::optional<int32_t>>& sizes) {
+  Array a;
+  a.kind = ArrayKind::kList;
+  a.name = name;
+  std::vector<bool> valid;
+  int32_t at = 0;
+  a.offsets.append_value(at);
+  for (const auto& s : sizes) {
+    valid.push_back(s.has_value());
+    at += s.value_or(0);
+    a.offsets.append_value(at);
+  }
+  set_validity(a, valid);
+  a.children.push_back(std::move(child));
+  return a;
+}
+
+Array struct_of(const std::string& name, std::vector<Array> children, const std::vector<bool>& valid) {
+  Array a;
+  a.kind = ArrayKind::kStruct;
+  a.name = name;
+  set_validity(a, valid);
+  a.children = std::move(children);
+  return a;
+}
+
+std::string rows_of(const FileReader& file) {
+  auto source = read_batches(file);
+  RecordBatch batch;
+  std::string out;
+  while (source->next(batch)) text::RowJsonWriter(batch).append_rows(out, 0, batch.num_rows);
+  return out;
+}
+
+std::string rows_of(const RecordBatch& batch) {
+  std::string out;
+  text::RowJsonWriter(batch).append_rows(out, 0, batch.num_rows);
+  return out;
+}
+
+Buffer write_to_memory(const Schema& schema, const std::vector<RecordBatch>& batches, const WriteOptions& options = {}) {
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  auto writer = FileWriter::open(std::move(out), schema, options);
+  for (const auto& b : batches) writer->write(b);
+  writer->close();
+  return sink->take();
+}
+
+// The reader keeps a view of the bytes: they must outlive it.
+std::unique_ptr<FileReader> open_bytes(const Buffer& bytes) { return FileReader::open(io::memory_input(bytes.span())); }
+
+// ---- a nested schema with nulls at every level ----
+
+Schema nested_schema() {
+  return make_schema({
+      Field::int64("id").required(),
+      Field::string("name"),
+      Field::list("tags", Field::string("element")),
+      Field::group("point", {Field::float64("x"), Field::float64("y").required()}),
+      Field::list("matrix", Field::list("element", Field::int32("element"))),
+  });
+}
+
+RecordBatch nested_batch(const Schema& s) {
+  RecordBatch b;
+  b.num_rows = 4;
+  b.columns.push_back(leaf<int64_t>(s, "id", {1, 2, 3, 4}));
+  b.columns.push_back(strings(s, "name", {"a", std::nullopt, "", "dd"}));
+  // tags: ["x","y"], null, [], [null]
+  b.columns.push_back(list_of("tags", strings(s, "tags.list.element", {"x", "y", std::nullopt}), {2, std::nullopt, 0, 1}));
+  // point: {1.5, 2}, null, {null, 3}, {4, 5}
+  Array x = leaf<double>(s, "point.x", {1.5, 0, std::nullopt, 4});
+  Array y = leaf<double>(s, "point.y", {2, 0, 3, 5});
+  b.columns.push_back(struct_of("point", {std::move(x), std::move(y)}, {true, false, true, true}));
+  // matrix: [[1,2],[3]], [[]], null, [[null], [], [4]]
+  Array cells = leaf<int32_t>(s, "matrix.list.element.list.element", {1, 2, 3, std::nullopt, 4});
+  Array inner = list_of("element", std::move(cells), {2, 1, 0, 1, 0, 1});
+  b.columns.push_back(list_of("matrix", std::move(inner), {2, 1, std::nullopt, 3}));
+  return b;
+}
+
+TEST(FileWriter, NestedRowsWithNullsReadBack) {
+  Schema s = nested_schema();
+  RecordBatch b = nested_batch(s);
+  const std::string expected =
+      "{\"id\":1,\"name\":\"a\",\"tags\":[\"x\",\"y\"],\"point\":{\"x\":1.5,\"y\":2},\"matrix\":[[1,2],[3]]}\n"
+      "{\"id\":2,\"name\":null,\"tags\":null,\"point\":null,\"matrix\":[[]]}\n"
+      "{\"id\":3,\"name\":\"\",\"tags\":[],\"point\":{\"x\":null,\"y\":3},\"matrix\":null}\n"
+      "{\"id\":4,\"name\":\"dd\",\"tags\":[null],\"point\":{\"x\":4,\"y\":5},\"matrix\":[[null],[],[4]]}\n";
+  ASSERT_EQ(rows_of(b), expected);
+  for (int version : {1, 2})
+    for (bool dictionary : {true, false}) {
+      WriteOptions o;
+      o.page_version = version;
+      o.dictionary = dictionary;
+      o.page_rows = 1;  // a page per row: levels cut at every row start
+      const Buffer bytes = write_to_memory(s, {b, b}, o);
+      auto file = open_bytes(bytes);
+      EXPECT_EQ(rows_of(*file), expected + expected) << version << dictionary;
+    }
+}
+
+TEST(FileWriter, FooterDescribesTheChunks) {
+  Schema s = nested_schema();
+  WriteOptions o;
+  o.key_value_metadata = {{"origin", std::string("test")}};
+  auto bytes = write_to_memory(s, {nested_batch(s)}, o);
+  auto file = open_bytes(bytes);
+  const auto& m = file->metadata();
+  EXPECT_EQ(m.num_rows, 4);
+  EXPECT_EQ(m.created_by.value_or(""), default_created_by());
+  ASSERT_TRUE(m.key_value_metadata);
+  EXPECT_EQ(m.key_value_metadata->at(0).key, "origin");
+  ASSERT_EQ(m.row_groups.size(), 1u);
+  ASSERT_TRUE(m.column_orders);
+  EXPECT_EQ(m.column_orders->size(), s.num_columns());
+  const auto& id = *m.row_groups[0].columns[0].meta_data;
+  EXPECT_EQ(id.codec, format::CompressionCodec::SNAPPY);
+  EXPECT_EQ(id.num_values, 4);
+  ASSERT_TRUE(id.statistics);
+  EXPECT_EQ(id.statistics->null_count.value_or(-1), 0);
+  ASSERT_TRUE(id.dictionary_page_offset);
+  EXPECT_EQ(*id.dictionary_page_offset, 4);  // right after PAR1
+  EXPECT_NE(std::find(id.encodings.begin(), id.encodings.end(), Encoding::RLE_DICTIONARY), id.encodings.end());
+  const auto& tags = *m.row_groups[0].columns[2].meta_data;
+  EXPECT_EQ(tags.num_values, 5);  // x, y | null list | empty list | null element
+  EXPECT_EQ(tags.statistics->null_count.value_or(-1), 3);
+  ASSERT_TRUE(tags.size_statistics);
+  EXPECT_EQ(tags.size_statistics->unencoded_byte_array_data_bytes.value_or(-1), 2);
+  EXPECT_EQ(tags.size_statistics->definition_level_histogram->size(), 4u);
+  for (const auto& c : m.row_groups[0].columns) {
+    EXPECT_TRUE(c.column_index_offset.has_value());
+    EXPECT_TRUE(c.offset_index_offset.has_value());
+    EXPECT_LT(static_cast<size_t>(*c.offset_index_offset), bytes.size());
+  }
+}
+
+TEST(FileWriter, RowGroupAndPageLimits) {
+  Schema s = make_schema({Field::int64("v").required()});
+  RecordBatch b;
+  b.num_rows = 10000;
+  std::vector<std::optional<int64_t>> values;
+  for (int i = 0; i < 10000; ++i) values.push_back(i);
+  b.columns.push_back(leaf<int64_t>(s, "v", values));
+  WriteOptions o;
+  o.row_group_rows = 3000;
+  o.page_rows = 500;
+  const Buffer bytes = write_to_memory(s, {b}, o);
+      auto file = open_bytes(bytes);
+  const auto& m = file->metadata();
+  ASSERT_EQ(m.row_groups.size(), 4u);
+  EXPECT_EQ(m.row_groups[0].num_rows, 3000);
+  EXPECT_EQ(m.row_groups[3].num_rows, 1000);
+  PageReader pages(file->input(), m, 0, 0, "v");
+  PageInfo page;
+  int data_pages = 0;
+  while (pages.next(page))
+    if (page.header.data_page_header) {
+      ++data_pages;
+      EXPECT_EQ(page.header.data_page_header->num_values, 500);
+    }
+  EXPECT_EQ(data_pages, 6);
+  EXPECT_EQ(rows_of(*file), rows_of(b));
+}
+
+TEST(FileWriter, DictionaryFallsBackAndKeepsEarlierPages) {
+  Schema s = make_schema({Field::string("s"), Field::int64("i")});
+  std::vector<std::optional<std::string>> text;
+  std::vector<std::optional<int64_t>> ints;
+  for (int i = 0; i < 5000; ++i) {
+    text.push_back(i % 7 == 0 ? std::nullopt : std::optional<std::string>("value " + std::to_string(i)));
+    ints.push_back(i * 1000003LL);
+  }
+  RecordBatch b;
+  b.num_rows = 5000;
+  b.columns.push_back(strings(s, "s", text));
+  b.columns.push_back(leaf<int64_t>(s, "i", ints));
+  for (int version : {1, 2}) {
+    WriteOptions o;
+    o.page_version = version;
+    o.dictionary_limits.max_entries = 1000;
+    o.page_rows = 400;
+    const Buffer bytes = write_to_memory(s, {b}, o);
+      auto file = open_bytes(bytes);
+    EXPECT_EQ(rows_of(*file), rows_of(b));
+    for (size_t c = 0; c < 2; ++c) {
+      const auto& m = *file->metadata().row_groups[0].columns[c].meta_data;
+      std::map<Encoding, int> pages;
+      for (const auto& e : *m.encoding_stats)
+        if (e.page_type != format::PageType::DICTIONARY_PAGE) pages[e.encoding] += e.count;
+      EXPECT_GT(pages[Encoding::RLE_DICTIONARY], 0) << c;
+      const Encoding fallback =
+          version == 1 ? Encoding::PLAIN : (c == 0 ? Encoding::DELTA_BYTE_ARRAY : Encoding::DELTA_BINARY_PACKED);
+      EXPECT_GT(pages[fallback], 0) << c << " v" << version;
+      PageReader reader(file->input(), file->metadata(), 0, c, "c");
+      PageInfo page;
+      ASSERT_TRUE(reader.next(page));
+      ASSERT_TRUE(page.header.dictionary_page_header);
+      EXPECT_EQ(page.header.dictionary_page_header->num_values, 1000);
+    }
+  }
+}
+
+TEST(FileWriter, ConfiguredEncodingsAndCodecsPerColumn) {
+  Schema s = make_schema({Field::float64("d"), Field::int32("i"), Field::string("s"), Field::fixed("f", 3)});
+  RecordBatch b;
+  b.num_rows = 300;
+  std::vector<std::optional<double>> d;
+  std::vector<std::optional<int32_t>> i;
+  std::vector<std::optional<std::string>> str;
+  Array f;
+  f.name = "f";
+  f.type = s.column(3).type;
+  for (int k = 0; k < 300; ++k) {
+    d.push_back(k % 5 == 0 ? std::nullopt : std::optional<double>(k * 0.25));
+    i.push_back(k - 150);
+    str.push_back("prefix-" + std::to_string(k));
+    f.values.append(std::string{static_cast<char>(k), 'x', static_cast<char>(k / 3)});
+  }
+  f.length = 300;
+  b.columns.push_back(leaf<double>(s, "d", d));
+  b.columns.push_back(leaf<int32_t>(s, "i", i));
+  b.columns.push_back(strings(s, "s", str));
+  b.columns.push_back(std::move(f));
+  WriteOptions o;
+  o.columns["d"].encoding = Encoding::BYTE_STREAM_SPLIT;
+  o.columns["i"].encoding = Encoding::DELTA_BINARY_PACKED;
+  o.columns["s"].encoding = Encoding::DELTA_LENGTH_BYTE_ARRAY;
+  o.columns["s"].codec = compression::CodecChoice{format::CompressionCodec::BROTLI, 5};
+  o.columns["f"].encoding = Encoding::DELTA_BYTE_ARRAY;
+  const Buffer bytes = write_to_memory(s, {b}, o);
+      auto file = open_bytes(bytes);
+  EXPECT_EQ(rows_of(*file), rows_of(b));
+  const auto& cols = file->metadata().row_groups[0].columns;
+  auto has = [](const format::ColumnMetaData& m, Encoding e) {
+    return std::find(m.encodings.begin(), m.encodings.end(), e) != m.encodings.end();
+  };
+  EXPECT_TRUE(has(*cols[0].meta_data, Encoding::BYTE_STREAM_SPLIT));
+  EXPECT_TRUE(has(*cols[1].meta_data, Encoding::DELTA_BINARY_PACKED));
+  EXPECT_TRUE(has(*cols[2].meta_data, Encoding::DELTA_LENGTH_BYTE_ARRAY));
+  EXPECT_EQ(cols[2].meta_data->codec, format::CompressionCodec::BROTLI);
+  EXPECT_TRUE(has(*cols[3].meta_data, Encoding::DELTA_BYTE_ARRAY));
+  EXPECT_FALSE(has(*cols[0].meta_data, Encoding::RLE_DICTIONARY));
+}
+
+TEST(FileWriter, RejectsBatchesThatDoNotMatchTheSchema) {
+  Schema s = make_schema({Field::int64("id").required(), Field::string("name")});
+  auto open = [&] { return FileWriter::open(std::make_unique<io::BufferOutput>(), s); };
+  RecordBatch wrong_count;
+  wrong_count.num_rows = 1;
+  wrong_count.columns.push_back(leaf<int64_t>(s, "id", {1}));
+  EXPECT_THROW(open()->write(wrong_count), Error);
+
+  RecordBatch null_in_required;
+  null_in_required.num_rows = 2;
+  null_in_required.columns.push_back(leaf<int64_t>(s, "id", {1, std::nullopt}));
+  null_in_required.columns.push_back(strings(s, "name", {"a", "b"}));
+  try {
+    open()->write(null_in_required);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("column id: is REQUIRED but has nulls"), std::string::npos) << e.what();
+  }
+
+  RecordBatch bad_offsets;
+  bad_offsets.num_rows = 2;
+  bad_offsets.columns.push_back(leaf<int64_t>(s, "id", {1, 2}));
+  bad_offsets.columns.push_back(strings(s, "name", {"a", "b"}));
+  bad_offsets.columns[1].offsets.data_as<int32_t>()[2] = 1000;
+  EXPECT_THROW(open()->write(bad_offsets), Error);
+
+  RecordBatch wrong_type;
+  wrong_type.num_rows = 1;
+  wrong_type.columns.push_back(strings(s, "name", {"a"}));
+  wrong_type.columns.push_back(strings(s, "name", {"a"}));
+  EXPECT_THROW(open()->write(wrong_type), Error);
+
+  WriteOptions unknown;
+  unknown.columns["nope"].dictionary = false;
+  EXPECT_THROW(FileWriter::open(std::make_unique<io::BufferOutput>(), s, unknown), Error);
+}
+
+// ---- files on disk ----
+
+class FileWriterOnDisk : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("parq-writer-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  size_t entries() const { return static_cast<size_t>(std::distance(fs::directory_iterator(dir_), {})); }
+  fs::path dir_;
+};
+
+RecordBatch ids(const Schema& s, int64_t n) {
+  RecordBatch b;
+  b.num_rows = n;
+  std::vector<std::optional<int64_t>> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(i);
+  b.columns.push_back(leaf<int64_t>(s, "id", v));
+  return b;
+}
+
+TEST_F(FileWriterOnDisk, FileAppearsOnlyOnClose) {
+  Schema s = make_schema({Field::int64("id").required()});
+  const auto target = dir_ / "out.parquet";
+  auto writer = FileWriter::open(target.string(), s);
+  writer->write(ids(s, 100));
+  EXPECT_FALSE(fs::exists(target));
+  writer->close();
+  EXPECT_TRUE(fs::exists(target));
+  EXPECT_EQ(entries(), 1u);  // the temporary is gone
+  EXPECT_EQ(FileReader::open(target.string())->metadata().num_rows, 100);
+}
+
+TEST_F(FileWriterOnDisk, AbandonedOrFailedWriteLeavesTheOldFile) {
+  Schema s = make_schema({Field::int64("id").required()});
+  const auto target = dir_ / "out.parquet";
+  {
+    std::ofstream old(target);
+    old << "precious";
+  }
+  {
+    auto writer = FileWriter::open(target.string(), s);
+    writer->write(ids(s, 10));
+  }  // destroyed without close
+  {
+    auto writer = FileWriter::open(target.string(), s);
+    RecordBatch bad = ids(s, 10);
+    bad.columns[0].values.resize(8);  // too few bytes
+    EXPECT_THROW(writer->write(bad), Error);
+    EXPECT_THROW(writer->close(), Error);  // unusable after a failure
+  }
+  std::ifstream in(target);
+  std::string content((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(content, "precious");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(FileWriterOnDisk, KilledWriterLeavesTheTargetUntouched) {
+  Schema s = make_schema({Field::int64("id").required()});
+  const auto target = dir_ / "out.parquet";
+  {
+    std::ofstream old(target);
+    old << "precious";
+  }
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    WriteOptions o;
+    o.row_group_rows = 1000;  // row groups reach the file while the child runs
+    auto writer = FileWriter::open(target.string(), s, o);
+    for (int i = 0;; ++i) {
+      writer->write(ids(s, 10000));
+      if (i == 3) (void)!::write(ready[1], "x", 1);
+    }
+  }
+  char c;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  std::ifstream in(target);
+  std::string content((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(content, "precious");
+  // The killed writer's temporary stays (nothing ran to remove it), hidden
+  // and never under the target's name.
+  for (const auto& e : fs::directory_iterator(dir_))
+    if (e.path() != target) EXPECT_EQ(e.path().filename().string().rfind(".out.parquet.parq-", 0), 0u);
+  ::close(ready[0]);
+  ::close(ready[1]);
+}
+
+TEST_F(FileWriterOnDisk, UnwritableFolderIsAClearError) {
+  Schema s = make_schema({Field::int64("id").required()});
+  try {
+    FileWriter::open((dir_ / "missing" / "out.parquet").string(), s);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("missing"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace parq
