@@ -176,6 +176,14 @@ int compare_unsigned(std::string_view a, std::string_view b) {
   return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
 
+// The first 8 bytes as a big-endian number (zero-padded): ordered like the
+// values whenever two keys differ.
+uint64_t prefix_key(std::string_view v) {
+  uint64_t key = 0;
+  std::memcpy(&key, v.data(), std::min<size_t>(v.size(), 8));
+  return __builtin_bswap64(key);
+}
+
 // Big-endian two's complement of any length, compared as numbers.
 int compare_decimal(std::string_view a, std::string_view b) {
   auto negative = [](std::string_view v) { return !v.empty() && (static_cast<uint8_t>(v[0]) & 0x80) != 0; };
@@ -215,13 +223,31 @@ class BytesStatistics final : public StatisticsBuilder {
       return std::string_view(reinterpret_cast<const char*>(data) + offsets[i],
                               static_cast<size_t>(offsets[i + 1] - offsets[i]));
     };
-    std::string_view lo = value(0), hi = lo;
-    for (size_t i = 1; i < n; ++i) {
-      std::string_view v = value(i);
-      if (Compare(v, lo) < 0) lo = v;
-      if (Compare(hi, v) < 0) hi = v;
+    size_t lo = 0, hi = 0;
+    if constexpr (Compare == compare_unsigned) {
+      // Most comparisons are settled by the first 8 bytes, compared as one
+      // big-endian integer; memcmp only breaks ties.
+      uint64_t lo_key = prefix_key(value(0)), hi_key = lo_key;
+      for (size_t i = 1; i < n; ++i) {
+        const std::string_view v = value(i);
+        const uint64_t key = prefix_key(v);
+        if (key < lo_key || (key == lo_key && Compare(v, value(lo)) < 0)) {
+          lo = i;
+          lo_key = key;
+        }
+        if (key > hi_key || (key == hi_key && Compare(value(hi), v) < 0)) {
+          hi = i;
+          hi_key = key;
+        }
+      }
+    } else {
+      for (size_t i = 1; i < n; ++i) {
+        const std::string_view v = value(i);
+        if (Compare(v, value(lo)) < 0) lo = i;
+        if (Compare(value(hi), v) < 0) hi = i;
+      }
     }
-    add_bounds(lo, hi);
+    add_bounds(value(lo), value(hi));
   }
 
   void merge(const StatisticsBuilder& other) override {
