@@ -134,6 +134,9 @@ ColumnWriterOptions resolve_column_options(const WriteOptions& o, const ColumnDe
     if (key == path || (path.size() > key.size() && path.compare(0, key.size(), key) == 0 && path[key.size()] == '.'))
       apply(r, settings);
   if (!dictionary_applies(column.type.physical)) r.dictionary = false;
+  // ZSTD's own default (3) compresses lineitem-like data 1.5x slower than
+  // level 1 for 2-3% smaller pages; Arrow C++ writes level 1 by default too.
+  if (r.codec.id == format::CompressionCodec::ZSTD && r.codec.level == compression::kDefaultLevel) r.codec.level = 1;
   return r;
 }
 

@@ -180,8 +180,18 @@ int compare_unsigned(std::string_view a, std::string_view b) {
 // values whenever two keys differ.
 uint64_t prefix_key(std::string_view v) {
   uint64_t key = 0;
-  std::memcpy(&key, v.data(), std::min<size_t>(v.size(), 8));
+  if (v.size() >= 8) {
+    std::memcpy(&key, v.data(), 8);  // a fixed-size load, not a memcpy call
+  } else {
+    for (size_t i = 0; i < v.size(); ++i) key |= uint64_t{static_cast<uint8_t>(v[i])} << (8 * i);
+  }
   return __builtin_bswap64(key);
+}
+
+// a < b for two values whose prefix keys are equal.
+bool tie_less(std::string_view a, std::string_view b) {
+  if (a.size() <= 8 || b.size() <= 8) return a.size() < b.size();
+  return compare_unsigned(a.substr(8), b.substr(8)) < 0;
 }
 
 // Big-endian two's complement of any length, compared as numbers.
@@ -231,11 +241,12 @@ class BytesStatistics final : public StatisticsBuilder {
       for (size_t i = 1; i < n; ++i) {
         const std::string_view v = value(i);
         const uint64_t key = prefix_key(v);
-        if (key < lo_key || (key == lo_key && Compare(v, value(lo)) < 0)) {
+        // Equal keys of values no longer than 8 bytes decide by length alone.
+        if (key < lo_key || (key == lo_key && tie_less(v, value(lo)))) {
           lo = i;
           lo_key = key;
         }
-        if (key > hi_key || (key == hi_key && Compare(value(hi), v) < 0)) {
+        if (key > hi_key || (key == hi_key && tie_less(value(hi), v))) {
           hi = i;
           hi_key = key;
         }
