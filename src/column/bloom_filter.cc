@@ -118,8 +118,7 @@ void BloomFilter::hash_values(format::Type physical, int32_t width, const void* 
 }
 
 void BloomFilter::hash_byte_arrays(const int32_t* offsets, const uint8_t* data, size_t n, uint64_t* out) {
-  for (size_t i = 0; i < n; ++i)
-    out[i] = XXH64(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]), 0);
+  for (size_t i = 0; i < n; ++i) out[i] = XXH64(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]), 0);
 }
 
 void BloomFilter::write(Buffer& out) const {

@@ -145,7 +145,8 @@ ColumnWriter::ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions o
   if (options_.page_version != 1 && options_.page_version != 2)
     throw Error("page version " + std::to_string(options_.page_version) + " is not 1 or 2");
   codec_ = compression::make_codec(options_.codec.id, options_.codec.level);
-  if (options_.dictionary) dictionary_ = ValueWriter::make(column_, Encoding::RLE_DICTIONARY, options_.dictionary_limits);
+  if (options_.dictionary)
+    dictionary_ = ValueWriter::make(column_, Encoding::RLE_DICTIONARY, options_.dictionary_limits);
   fallback_ = ValueWriter::make(column_, options_.fallback);
   if (options_.statistics || options_.page_index) {
     page_stats_ = StatisticsBuilder::make(column_, options_.max_statistics_bytes);
@@ -367,7 +368,8 @@ void ColumnWriter::add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1,
     const size_t at = bloom_hashes_.size();
     bloom_hashes_.resize(at + static_cast<size_t>(nv));
     if (byte_array) {
-      BloomFilter::hash_byte_arrays(dense_.offsets + v0, dense_.data, static_cast<size_t>(nv), bloom_hashes_.data() + at);
+      BloomFilter::hash_byte_arrays(dense_.offsets + v0, dense_.data, static_cast<size_t>(nv),
+                                    bloom_hashes_.data() + at);
     } else {
       const size_t width = static_cast<size_t>(leaf.array->value_width());
       BloomFilter::hash_values(column_.type.physical, column_.type.type_length,
@@ -398,8 +400,7 @@ void ColumnWriter::write_page(format::PageHeader& header, const Buffer& levels, 
     codec_->compress(body.span(), compressed_);
     payload = &compressed_;
   }
-  header.uncompressed_page_size =
-      checked_int32(static_cast<int64_t>(levels.size() + body.size()), column_, "a page");
+  header.uncompressed_page_size = checked_int32(static_cast<int64_t>(levels.size() + body.size()), column_, "a page");
   header.compressed_page_size =
       checked_int32(static_cast<int64_t>(levels.size() + payload->size()), column_, "a compressed page");
   if (options_.page_crc) {

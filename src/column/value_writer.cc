@@ -71,7 +71,8 @@ class RleBooleanWriter final : public ValueWriter {
 
 class FixedWidthWriter final : public ValueWriter {
  public:
-  FixedWidthWriter(Encoding encoding, size_t width) : encoding_(encoding), width_(width), plain_(width), split_(width) {}
+  FixedWidthWriter(Encoding encoding, size_t width)
+      : encoding_(encoding), width_(width), plain_(width), split_(width) {}
   Encoding encoding() const override { return encoding_; }
   size_t put(const DenseValues& v, size_t begin, size_t n) override {
     const uint8_t* p = v.fixed + begin * width_;
@@ -156,7 +157,9 @@ template <class T>
 class NumericDictionaryWriter final : public DictionaryWriterBase<encoding::DictionaryEncoder<T>> {
  public:
   using DictionaryWriterBase<encoding::DictionaryEncoder<T>>::DictionaryWriterBase;
-  size_t put(const DenseValues& v, size_t begin, size_t n) override { return this->dictionary_.put(typed<T>(v, begin), n); }
+  size_t put(const DenseValues& v, size_t begin, size_t n) override {
+    return this->dictionary_.put(typed<T>(v, begin), n);
+  }
 };
 
 class ByteArrayDictionaryWriter final : public DictionaryWriterBase<encoding::ByteArrayDictionaryEncoder> {
@@ -202,8 +205,7 @@ std::unique_ptr<ValueWriter> make_numeric(Encoding e) {
   if (e == Encoding::PLAIN) return std::make_unique<TypedWriter<T, encoding::PlainEncoder<T>, Encoding::PLAIN>>();
   if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
     if (e == Encoding::DELTA_BINARY_PACKED)
-      return std::make_unique<
-          TypedWriter<T, encoding::DeltaBinaryPackedEncoder<T>, Encoding::DELTA_BINARY_PACKED>>();
+      return std::make_unique<TypedWriter<T, encoding::DeltaBinaryPackedEncoder<T>, Encoding::DELTA_BINARY_PACKED>>();
   }
   if constexpr (!std::is_same_v<T, encoding::Int96>) {
     if (e == Encoding::BYTE_STREAM_SPLIT)

@@ -183,8 +183,8 @@ class FileWriter::Impl {
       compressed += m.total_compressed_size;
       group.columns.push_back(std::move(cc));
       if (chunk.column_index || chunk.offset_index || !chunk.bloom_filter.empty())
-        extras_.push_back({metadata_.row_groups.size(), i, std::move(chunk.column_index),
-                           std::move(chunk.offset_index), std::move(chunk.bloom_filter)});
+        extras_.push_back({metadata_.row_groups.size(), i, std::move(chunk.column_index), std::move(chunk.offset_index),
+                           std::move(chunk.bloom_filter)});
     }
     group.total_compressed_size = compressed;
     metadata_.num_rows += group_rows_;
@@ -241,7 +241,8 @@ std::unique_ptr<FileWriter> FileWriter::open(const std::string& path, const Sche
 
 std::unique_ptr<FileWriter> FileWriter::open(std::unique_ptr<io::OutputStream> out, const Schema& schema,
                                              WriteOptions options) {
-  return std::unique_ptr<FileWriter>(new FileWriter(std::make_unique<Impl>(std::move(out), schema, std::move(options))));
+  return std::unique_ptr<FileWriter>(
+      new FileWriter(std::make_unique<Impl>(std::move(out), schema, std::move(options))));
 }
 
 FileWriter::FileWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -137,8 +137,6 @@ class AtomicFileOutput final : public OutputStream {
 
 }  // namespace
 
-std::unique_ptr<OutputStream> create_file(const std::string& path) {
-  return std::make_unique<AtomicFileOutput>(path);
-}
+std::unique_ptr<OutputStream> create_file(const std::string& path) { return std::make_unique<AtomicFileOutput>(path); }
 
 }  // namespace parq::io

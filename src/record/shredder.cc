@@ -292,8 +292,8 @@ class Checker {
                             ? static_cast<size_t>((length + 7) / 8)
                             : static_cast<size_t>(length) * static_cast<size_t>(a.value_width());
     if (a.values.size() < need)
-      fail(path, "has " + std::to_string(a.values.size()) + " value bytes where " + std::to_string(need) +
-                     " are needed");
+      fail(path,
+           "has " + std::to_string(a.values.size()) + " value bytes where " + std::to_string(need) + " are needed");
   }
 
   const Schema& schema_;

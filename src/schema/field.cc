@@ -168,8 +168,7 @@ Field Field::decimal(std::string name, int32_t precision, int32_t scale, std::op
   Type storage = physical.value_or(precision <= 9    ? Type::INT32
                                    : precision <= 18 ? Type::INT64
                                                      : Type::FIXED_LEN_BYTE_ARRAY);
-  Field f = primitive(std::move(name), storage,
-                      storage == Type::FIXED_LEN_BYTE_ARRAY ? decimal_bytes(precision) : 0);
+  Field f = primitive(std::move(name), storage, storage == Type::FIXED_LEN_BYTE_ARRAY ? decimal_bytes(precision) : 0);
   LogicalType t;
   t.DECIMAL = format::DecimalType{scale, precision};
   f.logical_type(t);

@@ -108,7 +108,8 @@ std::string rows_of(const RecordBatch& batch) {
   return out;
 }
 
-Buffer write_to_memory(const Schema& schema, const std::vector<RecordBatch>& batches, const WriteOptions& options = {}) {
+Buffer write_to_memory(const Schema& schema, const std::vector<RecordBatch>& batches,
+                       const WriteOptions& options = {}) {
   auto out = std::make_unique<io::BufferOutput>();
   io::BufferOutput* sink = out.get();
   auto writer = FileWriter::open(std::move(out), schema, options);
@@ -138,7 +139,8 @@ RecordBatch nested_batch(const Schema& s) {
   b.columns.push_back(leaf<int64_t>(s, "id", {1, 2, 3, 4}));
   b.columns.push_back(strings(s, "name", {"a", std::nullopt, "", "dd"}));
   // tags: ["x","y"], null, [], [null]
-  b.columns.push_back(list_of("tags", strings(s, "tags.list.element", {"x", "y", std::nullopt}), {2, std::nullopt, 0, 1}));
+  b.columns.push_back(
+      list_of("tags", strings(s, "tags.list.element", {"x", "y", std::nullopt}), {2, std::nullopt, 0, 1}));
   // point: {1.5, 2}, null, {null, 3}, {4, 5}
   Array x = leaf<double>(s, "point.x", {1.5, 0, std::nullopt, 4});
   Array y = leaf<double>(s, "point.y", {2, 0, 3, 5});
@@ -217,7 +219,7 @@ TEST(FileWriter, RowGroupAndPageLimits) {
   o.row_group_rows = 3000;
   o.page_rows = 500;
   const Buffer bytes = write_to_memory(s, {b}, o);
-      auto file = open_bytes(bytes);
+  auto file = open_bytes(bytes);
   const auto& m = file->metadata();
   ASSERT_EQ(m.row_groups.size(), 4u);
   EXPECT_EQ(m.row_groups[0].num_rows, 3000);
@@ -252,7 +254,7 @@ TEST(FileWriter, DictionaryFallsBackAndKeepsEarlierPages) {
     o.dictionary_limits.max_entries = 1000;
     o.page_rows = 400;
     const Buffer bytes = write_to_memory(s, {b}, o);
-      auto file = open_bytes(bytes);
+    auto file = open_bytes(bytes);
     EXPECT_EQ(rows_of(*file), rows_of(b));
     for (size_t c = 0; c < 2; ++c) {
       const auto& m = *file->metadata().row_groups[0].columns[c].meta_data;
@@ -300,7 +302,7 @@ TEST(FileWriter, ConfiguredEncodingsAndCodecsPerColumn) {
   o.columns["s"].codec = compression::CodecChoice{format::CompressionCodec::BROTLI, 5};
   o.columns["f"].encoding = Encoding::DELTA_BYTE_ARRAY;
   const Buffer bytes = write_to_memory(s, {b}, o);
-      auto file = open_bytes(bytes);
+  auto file = open_bytes(bytes);
   EXPECT_EQ(rows_of(*file), rows_of(b));
   const auto& cols = file->metadata().row_groups[0].columns;
   auto has = [](const format::ColumnMetaData& m, Encoding e) {

@@ -3,6 +3,8 @@
 // side-by-side comparison with other engines (bench/compare). Each run
 // writes a file through the normal path (temporary, fsync, rename) unless
 // --to-memory asks for a buffer.
+#include "bench_write.h"
+
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include <string>
 
 #include "args.h"
-#include "bench_write.h"
 #include "json_writer.h"
 #include "list_options.h"
 #include "parq/file/batch_reader.h"
@@ -71,7 +72,8 @@ int run_bench_write(const std::vector<std::string>& argv) {
   const int64_t repeat = args.value("repeat") ? std::max<int64_t>(1, parse_count("repeat", *args.value("repeat"))) : 5;
   std::string out_path;
   if (!args.flag("to-memory"))
-    out_path = args.value("out").value_or((std::filesystem::temp_directory_path() / "parq-bench-write.parquet").string());
+    out_path =
+        args.value("out").value_or((std::filesystem::temp_directory_path() / "parq-bench-write.parquet").string());
 
   Loaded data = load(path);
   const int64_t loaded_rss = peak_rss_bytes();

@@ -48,8 +48,8 @@ compression::CodecChoice codec_of(const std::string& text) {
 
 std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own) {
   for (const char* name : {"codec", "page-version", "dictionary", "row-group-rows", "row-group-bytes", "page-bytes",
-                           "page-rows", "dictionary-bytes", "dictionary-entries", "encoding", "bloom-filter", "bloom-fpp", "stats", "page-index", "crc",
-                           "threads"})
+                           "page-rows", "dictionary-bytes", "dictionary-entries", "encoding", "bloom-filter",
+                           "bloom-fpp", "stats", "page-index", "crc", "threads"})
     own.push_back({name, true});
   return own;
 }
@@ -87,9 +87,9 @@ WriteOptions parse_write_options(const Args& args) {
     if (end == v->c_str() || *end != '\0' || !(fpp > 0 && fpp < 1))
       throw UsageError("--bloom-fpp takes a probability between 0 and 1, not '" + *v + "'");
   }
-  for (const std::string& column : args.all("bloom-filter")) o.columns[column].bloom_filter = BloomFilterOptions{0, fpp};
+  for (const std::string& column : args.all("bloom-filter"))
+    o.columns[column].bloom_filter = BloomFilterOptions{0, fpp};
   return o;
 }
-
 
 }  // namespace parq::tool

@@ -10,28 +10,28 @@
 
 // The help text of those options, to append to a command's --help (a
 // literal, so that help texts stay constants).
-#define PARQ_WRITE_OPTIONS_HELP \
-  "Writer options:\n" \
+#define PARQ_WRITE_OPTIONS_HELP                                                           \
+  "Writer options:\n"                                                                     \
   "  --codec NAME[:LEVEL]     uncompressed, snappy (default), gzip, brotli, zstd, lz4,\n" \
-  "                           lz4_raw, lzo; e.g. zstd:9\n" \
-  "  --page-version 1|2       data page version (1 by default)\n" \
-  "  --dictionary on|off      dictionary encoding first (on by default)\n" \
-  "  --dictionary-bytes N     dictionary page limit, after which a column chunk\n" \
-  "                           falls back to its other encoding (1048576)\n" \
-  "  --dictionary-entries N   the same limit in entries (no limit)\n" \
-  "  --encoding COL=ENC       encoding of COL (a column or group path) when not\n" \
-  "                           dictionary-encoded: plain, rle, delta_binary_packed,\n" \
-  "                           delta_length_byte_array, delta_byte_array,\n" \
-  "                           byte_stream_split (repeatable)\n" \
-  "  --row-group-rows N       rows per row group (1048576)\n" \
-  "  --row-group-bytes N      encoded bytes per row group (134217728)\n" \
-  "  --page-bytes N           encoded bytes per data page (1048576)\n" \
-  "  --page-rows N            rows per data page (20000; 0: no limit)\n" \
-  "  --bloom-filter COL       write a bloom filter for COL (repeatable)\n" \
-  "  --bloom-fpp P            their false-positive rate (0.01)\n" \
-  "  --stats on|off           column chunk and page statistics (on)\n" \
-  "  --page-index on|off      column and offset indexes (on)\n" \
-  "  --crc on|off             page checksums (on)\n" \
+  "                           lz4_raw, lzo; e.g. zstd:9\n"                                \
+  "  --page-version 1|2       data page version (1 by default)\n"                         \
+  "  --dictionary on|off      dictionary encoding first (on by default)\n"                \
+  "  --dictionary-bytes N     dictionary page limit, after which a column chunk\n"        \
+  "                           falls back to its other encoding (1048576)\n"               \
+  "  --dictionary-entries N   the same limit in entries (no limit)\n"                     \
+  "  --encoding COL=ENC       encoding of COL (a column or group path) when not\n"        \
+  "                           dictionary-encoded: plain, rle, delta_binary_packed,\n"     \
+  "                           delta_length_byte_array, delta_byte_array,\n"               \
+  "                           byte_stream_split (repeatable)\n"                           \
+  "  --row-group-rows N       rows per row group (1048576)\n"                             \
+  "  --row-group-bytes N      encoded bytes per row group (134217728)\n"                  \
+  "  --page-bytes N           encoded bytes per data page (1048576)\n"                    \
+  "  --page-rows N            rows per data page (20000; 0: no limit)\n"                  \
+  "  --bloom-filter COL       write a bloom filter for COL (repeatable)\n"                \
+  "  --bloom-fpp P            their false-positive rate (0.01)\n"                         \
+  "  --stats on|off           column chunk and page statistics (on)\n"                    \
+  "  --page-index on|off      column and offset indexes (on)\n"                           \
+  "  --crc on|off             page checksums (on)\n"                                      \
   "  --threads N              encode columns on N threads (1)\n"
 
 namespace parq::tool {
@@ -46,6 +46,5 @@ std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own);
 // The WriteOptions those arguments ask for; throws UsageError for a bad
 // value. Column names are checked when the writer opens.
 WriteOptions parse_write_options(const Args& args);
-
 
 }  // namespace parq::tool

@@ -57,9 +57,9 @@ class Field {
   static Field enumeration(std::string name);
   static Field json(std::string name);
   static Field bson(std::string name);
-  static Field uuid(std::string name);     // FIXED_LEN_BYTE_ARRAY(16)
-  static Field float16(std::string name);  // FIXED_LEN_BYTE_ARRAY(2)
-  static Field date(std::string name);     // INT32 days
+  static Field uuid(std::string name);                                      // FIXED_LEN_BYTE_ARRAY(16)
+  static Field float16(std::string name);                                   // FIXED_LEN_BYTE_ARRAY(2)
+  static Field date(std::string name);                                      // INT32 days
   static Field time(std::string name, TimeUnitKind unit, bool utc = true);  // MILLIS on INT32, else INT64
   static Field timestamp(std::string name, TimeUnitKind unit, bool utc = true);
   // DECIMAL on INT32 (precision <= 9), INT64 (<= 18) or else
