@@ -81,6 +81,7 @@ class FileWriter::Impl {
         const int64_t room = options_.row_group_rows - group_rows_;
         const int64_t end = row + std::min({room, kSliceRows, batch.num_rows - row});
         write_slice(batch, row, end);
+        peak_buffered_ = std::max(peak_buffered_, buffered_bytes());
         group_rows_ += end - row;
         row = end;
         if (group_rows_ >= options_.row_group_rows || group_bytes() >= options_.row_group_bytes) flush_row_group();
@@ -109,6 +110,7 @@ class FileWriter::Impl {
   const Schema& schema() const { return schema_; }
   int64_t num_rows() const { return metadata_.num_rows + group_rows_; }
   const format::FileMetaData& metadata() const { return metadata_; }
+  size_t peak_buffered_bytes() const { return peak_buffered_; }
   size_t buffered_bytes() const {
     size_t n = 0;
     for (const auto& c : columns_) n += c->buffered_bytes();
@@ -231,6 +233,7 @@ class FileWriter::Impl {
   format::FileMetaData metadata_;
   std::vector<ChunkExtras> extras_;
   int64_t group_rows_ = 0;
+  size_t peak_buffered_ = 0;
   bool failed_ = false;
   bool closed_ = false;
 };
@@ -259,5 +262,6 @@ const Schema& FileWriter::schema() const { return impl_->schema(); }
 int64_t FileWriter::num_rows() const { return impl_->num_rows(); }
 const format::FileMetaData& FileWriter::metadata() const { return impl_->metadata(); }
 size_t FileWriter::buffered_bytes() const { return impl_->buffered_bytes(); }
+size_t FileWriter::peak_buffered_bytes() const { return impl_->peak_buffered_bytes(); }
 
 }  // namespace parq

@@ -236,6 +236,38 @@ TEST(FileWriter, RowGroupAndPageLimits) {
   EXPECT_EQ(rows_of(*file), rows_of(b));
 }
 
+TEST(FileWriter, MemoryFollowsTheRowGroupNotTheFile) {
+  // 120 columns, 20 row groups: what the writer holds peaks at about one row
+  // group's compressed pages, however many row groups the file has.
+  std::vector<Field> fields;
+  for (int c = 0; c < 120; ++c) fields.push_back(Field::int64("c" + std::to_string(c)).required());
+  Schema s = make_schema(fields);
+  RecordBatch b;
+  b.num_rows = 5000;
+  for (int c = 0; c < 120; ++c) {
+    std::vector<std::optional<int64_t>> v;
+    for (int i = 0; i < 5000; ++i) v.push_back(int64_t{i} * 7919 * (c + 1));
+    b.columns.push_back(leaf<int64_t>(s, "c" + std::to_string(c), v));
+  }
+  WriteOptions o;
+  o.row_group_rows = 5000;
+  o.codec = {format::CompressionCodec::UNCOMPRESSED, compression::kDefaultLevel};
+  auto out = std::make_unique<io::BufferOutput>();
+  auto writer = FileWriter::open(std::move(out), s, o);
+  for (int g = 0; g < 20; ++g) writer->write(b);
+  writer->close();
+  const auto& m = writer->metadata();
+  ASSERT_EQ(m.row_groups.size(), 20u);
+  int64_t largest_group = 0, file = 0;
+  for (const auto& g : m.row_groups) {
+    largest_group = std::max(largest_group, *g.total_compressed_size);
+    file += *g.total_compressed_size;
+  }
+  EXPECT_GT(writer->peak_buffered_bytes(), 0u);
+  EXPECT_LT(writer->peak_buffered_bytes(), static_cast<size_t>(largest_group) * 3 / 2);
+  EXPECT_LT(writer->peak_buffered_bytes(), static_cast<size_t>(file) / 10);
+}
+
 TEST(FileWriter, DictionaryFallsBackAndKeepsEarlierPages) {
   Schema s = make_schema({Field::string("s"), Field::int64("i")});
   std::vector<std::optional<std::string>> text;

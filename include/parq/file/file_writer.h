@@ -117,6 +117,9 @@ class FileWriter {
   const format::FileMetaData& metadata() const;
   // Bytes held in pages not yet written (the current row group).
   size_t buffered_bytes() const;
+  // The most buffered_bytes() reached so far (checked after every slice of
+  // at most 64 Ki rows): the writer's memory beside the caller's batches.
+  size_t peak_buffered_bytes() const;
 
   class Impl;
 
