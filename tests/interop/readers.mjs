@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import * as A from 'apache-arrow';
+import { compressors as hyparquetCompressors } from 'hyparquet-compressors';
+import { decompressLzo } from './lzo.mjs';
 import { fmtDate, fmtTimestamp, fmtTime, fmtDecimal, b64, fmtFloat, fmtInt, convertUnit } from './canonical.mjs';
 
 const utf8 = new TextDecoder('utf-8'); // replaces invalid sequences with U+FFFD per maximal subpart
@@ -16,7 +18,7 @@ function arrowValue(data, i) {
     case A.Type.Null: return null;
     case A.Type.Bool: return ((data.values[j >> 3] >> (j & 7)) & 1) === 1;
     case A.Type.Int: return fmtInt(data.values[j]);
-    case A.Type.Float: return fmtFloat(data.values[j]);
+    case A.Type.Float: return fmtFloat(t.precision === A.Precision.HALF ? A.util.uint16ToFloat64(data.values[j]) : data.values[j]);
     case A.Type.Decimal: {
       const words = t.bitWidth / 32;
       let v = 0n;
@@ -72,10 +74,12 @@ function vectorValue(vec, idx) {
 
 // Struct children in arrow JS carry the parent's offset separately: normalise by
 // reading struct fields at parent offset + i (done above through j).
-export function arrowRows(table) {
+// `columns` (optional): only these top-level columns.
+export function arrowRows(table, columns) {
   const names = table.schema.fields.map((f) => f.name);
   const rows = Array.from({ length: table.numRows }, () => ({}));
   names.forEach((name, c) => {
+    if (columns && !columns.includes(name)) return;
     const vec = table.getChildAt(c);
     let r = 0;
     for (const d of vec.data) for (let i = 0; i < d.length; i++) rows[r++][name] = arrowValue(d, i);
@@ -84,16 +88,18 @@ export function arrowRows(table) {
 }
 
 // ---------------------------------------------------------------- parquet-wasm (arrow-rs)
-export async function readParquetWasm(file) {
+// `columns` (optional): only these top-level columns.
+export async function readParquetWasm(file, columns) {
   const PW = await import('parquet-wasm');
+  // (readParquet's own `columns` option is ignored in 0.8: every column is read, the others dropped here)
   const t = PW.readParquet(new Uint8Array(fs.readFileSync(file)));
-  return arrowRows(A.tableFromIPC(t.intoIPCStream()));
+  return arrowRows(A.tableFromIPC(t.intoIPCStream()), columns);
 }
 
 // ---------------------------------------------------------------- Polars
-export async function readPolars(file) {
+export async function readPolars(file, columns) {
   const pl = (await import('nodejs-polars')).default;
-  const df = pl.readParquet(file, { parallel: 'none' });
+  const df = pl.readParquet(file, { parallel: 'none', ...(columns ? { columns } : {}) });
   return arrowRows(A.tableFromIPC(df.writeIPCStream()));
 }
 
@@ -155,14 +161,16 @@ function duckValue(v, hint) {
     }
     case 'DuckDBMapValue': return v.entries.map(({ key, value }) => ({ key: duckValue(key, hint), value: duckValue(value, hint) }));
     case 'DuckDBUUIDValue': return v.toString();
+    case 'DuckDBIntervalValue': return { months: v.months, days: v.days, millis: fmtInt(BigInt(v.micros) / 1000n) };
     default: throw new Error('DuckDB value class not handled: ' + cls);
   }
 }
 
-export async function readDuckDB(file) {
+export async function readDuckDB(file, columns) {
   const c = await duckConn();
   const hints = await duckTimeHints(c, file);
-  const r = await c.runAndReadAll(`SELECT * FROM read_parquet(${q(file)})`);
+  const sel = columns ? columns.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ') : '*';
+  const r = await c.runAndReadAll(`SELECT ${sel} FROM read_parquet(${q(file)})`);
   const names = r.columnNames();
   return r.getRows().map((row) => {
     const o = {};
@@ -172,7 +180,12 @@ export async function readDuckDB(file) {
 }
 
 // ---------------------------------------------------------------- hyparquet
+// ZSTD, LZ4 (Hadoop framing or bare) and LZ4_RAW from hyparquet-compressors, LZO from lzo.mjs
 export const hyCompressors = {
+  ZSTD: hyparquetCompressors.ZSTD,
+  LZ4: hyparquetCompressors.LZ4,
+  LZ4_RAW: hyparquetCompressors.LZ4_RAW,
+  LZO: decompressLzo,
   GZIP: (input, outputLength) => new Uint8Array(zlib.gunzipSync(input)),
   BROTLI: (input, outputLength) => new Uint8Array(zlib.brotliDecompressSync(input)),
 };
@@ -199,6 +212,7 @@ const HY_PARSERS = {
   timestampFromMicroseconds: (v) => ({ __ts: BigInt(v), unit: 'us' }),
   timestampFromNanoseconds: (v) => ({ __ts: BigInt(v), unit: 'ns' }),
   dateFromDays: (d) => ({ __date: d }),
+  jsonFromBytes: (b) => b && utf8.decode(b), // the text as stored, not parsed
 };
 
 function hyValue(v, node) {
@@ -249,6 +263,7 @@ function hyValue(v, node) {
       return fmtInt(b);
     }
     case 'FLOAT': case 'DOUBLE': return fmtFloat(v);
+    case 'FIXED_LEN_BYTE_ARRAY': if (lt?.type === 'FLOAT16') return fmtFloat(v);
     case 'BYTE_ARRAY': case 'FIXED_LEN_BYTE_ARRAY':
       if (typeof v === 'string') return v;
       return b64(v);
@@ -256,13 +271,14 @@ function hyValue(v, node) {
   }
 }
 
-export async function readHyparquet(file) {
+export async function readHyparquet(file, columns) {
   const { parquetMetadata, parquetReadObjects } = await import('hyparquet');
   const buf = fs.readFileSync(file);
   const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
   const metadata = parquetMetadata(ab);
-  const rows = await parquetReadObjects({ file: ab, metadata, compressors: hyCompressors, parsers: HY_PARSERS, utf8: false });
-  const top = hyLeafMap(metadata);
+  const rows = await parquetReadObjects({ file: ab, metadata, compressors: hyCompressors, parsers: HY_PARSERS, utf8: false,
+    ...(columns ? { columns } : {}) });
+  const top = hyLeafMap(metadata).filter((n) => !columns || columns.includes(n.el.name));
   return rows.map((r) => {
     const o = {};
     for (const n of top) o[n.el.name] = hyValue(r[n.el.name], n);

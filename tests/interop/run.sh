@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Interop test: parq reads what DuckDB, Polars, parquet-wasm (arrow-rs) and
-# hyparquet write exactly as each of them reads it back.
+# hyparquet write exactly as each of them reads it back (main.mjs), and they
+# (and parq) read what parq writes under a matrix of writer options exactly as
+# the source it was rewritten from (wmain.mjs).
 #   usage: tests/interop/run.sh PARQ_BINARY
 # Installs the pinned npm packages (npm ci) when node_modules is missing or older
 # than package-lock.json, then runs main.mjs. Prints `interop: N passed, M failed`
 # last and exits non-zero on any failure.
-# Env: INTEROP_ENGINES=duckdb,polars,parquet-wasm,hyparquet (subset), INTEROP_KEEP=1 (keep files).
+# Env: INTEROP_ENGINES=duckdb,polars,parquet-wasm,hyparquet (subset), INTEROP_PART=read|write,
+#      INTEROP_KEEP=1 (keep files).
 set -euo pipefail
 if [ $# -ne 1 ]; then echo "usage: $0 PARQ_BINARY" >&2; exit 2; fi
 parq=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
