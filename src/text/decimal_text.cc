@@ -151,7 +151,9 @@ void append_decimal(std::string& out, int64_t unscaled, int32_t scale) {
 }
 
 void append_decimal_be(std::string& out, const uint8_t* big_endian_twos_complement, size_t n, int32_t scale) {
-  if (n == 0) throw Error("DECIMAL value has no bytes");
+  // No bytes is the empty two's-complement number: zero, as DuckDB, arrow-rs,
+  // Polars and hyparquet read it (hyparquet-writer stores 0 that way).
+  if (n == 0) return append_decimal(out, 0, scale);
   const uint8_t* p = big_endian_twos_complement;
   strip_sign_bytes(p, n);
   if (n <= 8) return append_decimal(out, load_be_signed(p, n), scale);

@@ -271,7 +271,11 @@ TEST(DecimalText, LengthLimit) {
   EXPECT_THROW(decimal_be(too_long, 0), Error);
 }
 
-TEST(DecimalText, EmptyBytesAreAnError) { EXPECT_THROW(decimal_be({}, 2), Error); }
+// No bytes: zero, as DuckDB, arrow-rs, Polars and hyparquet read it.
+TEST(DecimalText, EmptyBytesAreZero) {
+  EXPECT_EQ(decimal_be({}, 2), "\"0.00\"");
+  EXPECT_EQ(decimal_be({}, 0), "\"0\"");
+}
 
 }  // namespace
 }  // namespace parq::text

@@ -103,6 +103,18 @@ TEST_F(RewriteCommand, OptionsReachTheFile) {
   EXPECT_THAT(pages.out, ::testing::Not(HasSubstr("crc invalid")));
 }
 
+TEST_F(RewriteCommand, FallbackKeepsTheDictionaryFirst) {
+  const std::string in = (corpus_dir() / "data" / "alltypes_plain.parquet").string();
+  const std::string out = (dir_ / "out.parquet").string();
+  CommandResult r = run_tool({"rewrite", in, out, "--fallback", "string_col=delta_byte_array", "--dictionary-entries",
+                              "1", "--page-rows", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CommandResult pages = run_tool({"pages", out, "--json"});
+  EXPECT_THAT(pages.out, HasSubstr("RLE_DICTIONARY"));
+  EXPECT_THAT(pages.out, HasSubstr("DELTA_BYTE_ARRAY"));
+  EXPECT_EQ(run_tool({"cat", out}).out, run_tool({"cat", in}).out);
+}
+
 TEST_F(RewriteCommand, BadOptionsAreUsageErrors) {
   const std::string in = (corpus_dir() / "data" / "alltypes_plain.parquet").string();
   const std::string out = (dir_ / "out.parquet").string();

@@ -48,8 +48,8 @@ compression::CodecChoice codec_of(const std::string& text) {
 
 std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own) {
   for (const char* name : {"codec", "page-version", "dictionary", "row-group-rows", "row-group-bytes", "page-bytes",
-                           "page-rows", "dictionary-bytes", "dictionary-entries", "encoding", "bloom-filter",
-                           "bloom-fpp", "stats", "page-index", "crc", "threads"})
+                           "page-rows", "dictionary-bytes", "dictionary-entries", "encoding", "fallback",
+                           "bloom-filter", "bloom-fpp", "stats", "page-index", "crc", "threads"})
     own.push_back({name, true});
   return own;
 }
@@ -75,11 +75,16 @@ WriteOptions parse_write_options(const Args& args) {
   if (auto v = args.value("page-index")) o.page_index = parse_switch("page-index", *v);
   if (auto v = args.value("crc")) o.page_crc = parse_switch("crc", *v);
   if (auto v = args.value("threads")) o.threads = static_cast<int>(std::max<int64_t>(1, parse_count("threads", *v)));
-  for (const std::string& spec : args.all("encoding")) {
-    size_t eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--encoding takes COLUMN=ENCODING, not '" + spec + "'");
-    o.columns[spec.substr(0, eq)].encoding = parse_encoding(spec.substr(eq + 1));
-  }
+  for (const char* option : {"encoding", "fallback"})
+    for (const std::string& spec : args.all(option)) {
+      size_t eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw UsageError(std::string("--") + option + " takes COLUMN=ENCODING, not '" + spec + "'");
+      ColumnWriteOptions& column = o.columns[spec.substr(0, eq)];
+      column.encoding = parse_encoding(spec.substr(eq + 1));
+      // --fallback keeps the dictionary first; --encoding uses ENC throughout.
+      column.dictionary = std::string(option) == "fallback";
+    }
   double fpp = 0.01;
   if (auto v = args.value("bloom-fpp")) {
     char* end = nullptr;

@@ -19,10 +19,12 @@
   "  --dictionary-bytes N     dictionary page limit, after which a column chunk\n"        \
   "                           falls back to its other encoding (1048576)\n"               \
   "  --dictionary-entries N   the same limit in entries (no limit)\n"                     \
-  "  --encoding COL=ENC       encoding of COL (a column or group path) when not\n"        \
-  "                           dictionary-encoded: plain, rle, delta_binary_packed,\n"     \
+  "  --encoding COL=ENC       encoding of COL (a column or group path), without\n"        \
+  "                           a dictionary: plain, rle, delta_binary_packed,\n"           \
   "                           delta_length_byte_array, delta_byte_array,\n"               \
   "                           byte_stream_split (repeatable)\n"                           \
+  "  --fallback COL=ENC       dictionary first for COL, then ENC once the dictionary\n"   \
+  "                           is full (repeatable)\n"                                     \
   "  --row-group-rows N       rows per row group (1048576)\n"                             \
   "  --row-group-bytes N      encoded bytes per row group (134217728)\n"                  \
   "  --page-bytes N           encoded bytes per data page (1048576)\n"                    \
@@ -38,7 +40,7 @@ namespace parq::tool {
 
 // `own` plus --codec, --page-version, --dictionary, --row-group-rows,
 // --row-group-bytes, --page-bytes, --page-rows, --dictionary-bytes,
-// --dictionary-entries, --encoding (repeatable),
+// --dictionary-entries, --encoding and --fallback (repeatable),
 // --bloom-filter (repeatable), --bloom-fpp, --stats, --page-index, --crc,
 // --threads.
 std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own);

@@ -28,7 +28,7 @@ class RowJsonWriter {
   explicit RowJsonWriter(const RecordBatch& batch);
 
   // One JSON object, no newline. Throws parq::Error when `row` is outside
-  // [0, num_rows) or a value cannot be written (a DECIMAL with no bytes).
+  // [0, num_rows) or a value cannot be written (a DECIMAL longer than kMaxDecimalBytes).
   void append_row(std::string& out, int64_t row) const;
   // Rows [begin, end), each followed by '\n'.
   void append_rows(std::string& out, int64_t begin, int64_t end) const;

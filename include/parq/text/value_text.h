@@ -61,7 +61,7 @@ void append_decimal(std::string& out, int64_t unscaled, int32_t scale);
 
 // The same for an unscaled value stored big-endian two's complement in `n`
 // bytes (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY decimals), of any length up to
-// kMaxDecimalBytes. Throws parq::Error for n == 0 (no value) or a too long one.
+// kMaxDecimalBytes; no bytes at all is zero. Throws parq::Error for a too long one.
 void append_decimal_be(std::string& out, const uint8_t* big_endian_twos_complement, size_t n, int32_t scale);
 
 // Quoted lowercase 8-4-4-4-12 hex.
