@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "parq/column/page_reader.h"
+#include "parq/file/file_writer.h"
 #include "parq/text/row_text.h"
 #include "test_paths.h"
 
@@ -48,6 +49,28 @@ TEST(BatchReader, ThreadsAndBatchSizesGiveTheSameRows) {
     ReadOptions small;
     small.batch_rows = 3;
     EXPECT_EQ(all_rows(*file, small), expected) << name;
+  }
+}
+
+TEST(BatchReader, ManyRowGroupsDecodeSideBySideInOrder) {
+  // 15 row groups: enough per thread that whole row groups go to threads.
+  auto source_file = FileReader::open((testing::corpus_dir() / "data" / "alltypes_tiny_pages.parquet").string());
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  WriteOptions write;
+  write.row_group_rows = 500;
+  auto writer = FileWriter::open(std::move(out), source_file->schema(), write);
+  auto source = read_batches(*source_file);
+  writer->write_all(*source);
+  writer->close();
+  auto file = FileReader::open(io::memory_input(sink->buffer().span()));
+  ASSERT_EQ(file->metadata().row_groups.size(), 15u);
+  const std::string expected = all_rows(*source_file, {});
+  for (int threads : {1, 2, 3}) {
+    ReadOptions options;
+    options.threads = threads;
+    options.batch_rows = 128;
+    EXPECT_EQ(all_rows(*file, options), expected) << threads;
   }
 }
 
