@@ -21,5 +21,6 @@ extern const Command kCatCommand;
 extern const Command kHeadCommand;
 extern const Command kBenchCommand;
 extern const Command kRewriteCommand;
+extern const Command kConvertCommand;
 
 }  // namespace parq::tool

@@ -15,7 +15,7 @@ namespace parq::tool {
 namespace {
 
 const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand, &kPagesCommand,
-                                    &kCatCommand,    &kHeadCommand, &kBenchCommand, &kRewriteCommand};
+                                    &kCatCommand,    &kHeadCommand, &kBenchCommand, &kRewriteCommand, &kConvertCommand};
 
 void print_overview(FILE* out) {
   std::fprintf(out, "usage: parq COMMAND [OPTIONS] FILE...\n\nCommands:\n");

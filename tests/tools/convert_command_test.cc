@@ -1,0 +1,108 @@
+// `parq convert`: CSV and JSON Lines to Parquet and back, with inferred or
+// given schemas; errors name the line.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "test_paths.h"
+
+namespace parq::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+class ConvertCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("parq-convert-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name, const std::string& content) {
+    const auto p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << content;
+    return p.string();
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+TEST_F(ConvertCommand, CsvInfersTypesAndRoundTrips) {
+  const std::string csv =
+      "id,name,score,ok,day,at\n"
+      "1,\"Smith, J\",1.5,true,2024-01-02,2024-01-02T03:04:05\n"
+      "2,,2,false,,\n"
+      "3,\"say \"\"hi\"\"\",-0.25,true,2024-12-31,2024-12-31 23:59:59.5\n";
+  const std::string in = file("in.csv", csv);
+  CommandResult r = run_tool({"convert", in, path("out.parquet")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CommandResult schema = run_tool({"schema", path("out.parquet")});
+  EXPECT_THAT(schema.out, HasSubstr("optional int64 id;"));
+  EXPECT_THAT(schema.out, HasSubstr("optional binary name (STRING);"));
+  EXPECT_THAT(schema.out, HasSubstr("optional double score;"));
+  EXPECT_THAT(schema.out, HasSubstr("optional boolean ok;"));
+  EXPECT_THAT(schema.out, HasSubstr("optional int32 day (DATE);"));
+  EXPECT_THAT(schema.out, HasSubstr("optional int64 at (TIMESTAMP(MICROS,false));"));
+  ASSERT_EQ(run_tool({"convert", path("out.parquet"), path("back.jsonl")}).exit_code, 0);
+  std::ifstream back(path("back.jsonl"));
+  std::string first;
+  std::getline(back, first);
+  EXPECT_EQ(first,
+            "{\"id\":1,\"name\":\"Smith, J\",\"score\":1.5,\"ok\":true,\"day\":\"2024-01-02\","
+            "\"at\":\"2024-01-02T03:04:05.000000\"}");
+  ASSERT_EQ(run_tool({"convert", path("out.parquet"), path("back.csv")}).exit_code, 0);
+  EXPECT_EQ(run_tool({"cat", path("out.parquet"), "--format", "csv"}).out,
+            std::string((std::istreambuf_iterator<char>(*new std::ifstream(path("back.csv")))), {}));
+}
+
+TEST_F(ConvertCommand, NestedJsonLinesRoundTrip) {
+  const std::string jsonl =
+      "{\"id\":1,\"tags\":[\"a\",\"b\"],\"pos\":{\"x\":1.5,\"y\":2},\"events\":[{\"t\":\"2024-01-01T00:00:00Z\"}]}\n"
+      "{\"id\":2,\"tags\":[],\"pos\":null}\n"
+      "\n"
+      "{\"id\":3,\"tags\":null,\"pos\":{\"x\":null,\"y\":-1},\"events\":[]}\n";
+  const std::string in = file("in.jsonl", jsonl);
+  CommandResult r = run_tool({"convert", in, path("out.parquet"), "--codec", "zstd", "--page-version", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(run_tool({"cat", path("out.parquet")}).out,
+            "{\"id\":1,\"tags\":[\"a\",\"b\"],\"pos\":{\"x\":1.5,\"y\":2},\"events\":[{\"t\":\"2024-01-01T00:00:00."
+            "000000Z\"}]}\n"
+            "{\"id\":2,\"tags\":[],\"pos\":null,\"events\":null}\n"
+            "{\"id\":3,\"tags\":null,\"pos\":{\"x\":null,\"y\":-1},\"events\":[]}\n");
+  EXPECT_THAT(run_tool({"schema", path("out.parquet")}).out, HasSubstr("optional group tags (LIST)"));
+}
+
+TEST_F(ConvertCommand, SchemaOverride) {
+  const std::string in = file("in.csv", "a,b,c\n1,2.50,x\n3,,y\n");
+  const std::string schema =
+      file("s.txt", "message m { required int32 a; optional int64 b (DECIMAL(10,2)); optional binary c (STRING); }");
+  CommandResult r = run_tool({"convert", in, path("out.parquet"), "--schema", schema});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(run_tool({"cat", path("out.parquet")}).out,
+            "{\"a\":1,\"b\":\"2.50\",\"c\":\"x\"}\n{\"a\":3,\"b\":null,\"c\":\"y\"}\n");
+  const std::string bad = file("bad.csv", "a,b,c\n1,2.5,x\nseven,1,y\n");
+  CommandResult e = run_tool({"convert", bad, path("bad.parquet"), "--schema", schema});
+  EXPECT_EQ(e.exit_code, 1);
+  EXPECT_THAT(e.err, HasSubstr("line 3: column a: 'seven' is not an integer"));
+  EXPECT_FALSE(fs::exists(path("bad.parquet")));
+}
+
+TEST_F(ConvertCommand, MalformedInputsAndUsage) {
+  CommandResult json = run_tool({"convert", file("a.jsonl", "{\"a\":1}\n{\"a\":\n"), path("o.parquet")});
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_THAT(json.err, HasSubstr("line 2"));
+  CommandResult csv = run_tool({"convert", file("b.csv", "a,b\n1,2\n3\n"), path("o.parquet")});
+  EXPECT_EQ(csv.exit_code, 1);
+  EXPECT_THAT(csv.err, HasSubstr("line 3: 1 fields where the header has 2"));
+  EXPECT_EQ(run_tool({"convert", file("c.txt", "x"), path("o.parquet")}).exit_code, 2);
+  EXPECT_EQ(run_tool({"convert", file("d.csv", "a\n1\n"), path("o.csv")}).exit_code, 2);
+  EXPECT_FALSE(fs::exists(path("o.parquet")));
+}
+
+}  // namespace
+}  // namespace parq::testing
