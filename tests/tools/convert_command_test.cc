@@ -56,8 +56,9 @@ TEST_F(ConvertCommand, CsvInfersTypesAndRoundTrips) {
             "{\"id\":1,\"name\":\"Smith, J\",\"score\":1.5,\"ok\":true,\"day\":\"2024-01-02\","
             "\"at\":\"2024-01-02T03:04:05.000000\"}");
   ASSERT_EQ(run_tool({"convert", path("out.parquet"), path("back.csv")}).exit_code, 0);
+  std::ifstream back_csv(path("back.csv"));
   EXPECT_EQ(run_tool({"cat", path("out.parquet"), "--format", "csv"}).out,
-            std::string((std::istreambuf_iterator<char>(*new std::ifstream(path("back.csv")))), {}));
+            std::string((std::istreambuf_iterator<char>(back_csv)), {}));
 }
 
 TEST_F(ConvertCommand, NestedJsonLinesRoundTrip) {
