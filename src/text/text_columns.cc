@@ -39,7 +39,12 @@ Scalar classify(const TextNode& n) {
     if (parse_bool(n.text)) return {K::kBool};
   }
   if (parse_date(n.text)) return {K::kDate};
-  if (auto t = parse_timestamp(n.text)) return {K::kTimestamp, t->fraction_digits > 6 ? 2 : 1, t->zoned};
+  if (auto t = parse_timestamp(n.text)) {
+    // Nanoseconds only span the years 1677-2262; later ones stay text.
+    const int unit = t->fraction_digits > 6 ? 2 : 1;
+    int64_t v;
+    if (timestamp_in_unit(*t, unit, v)) return {K::kTimestamp, unit, t->zoned};
+  }
   return {K::kString};
 }
 
