@@ -354,7 +354,9 @@ void ColumnWriter::add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1,
   if (page_stats_) {
     page_stats_->add_nulls(n - nv);
     if (nv > 0) {
-      if (byte_array) {
+      if (byte_array && values_->is_dictionary()) {
+        note_dictionary_values(static_cast<size_t>(nv));
+      } else if (byte_array) {
         page_stats_->add_byte_arrays(dense_.offsets + v0, dense_.data, static_cast<size_t>(nv));
       } else if (column_.type.physical == Type::BOOLEAN) {
         page_stats_->add_values(dense_.fixed + v0, static_cast<size_t>(nv));
@@ -377,6 +379,38 @@ void ColumnWriter::add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1,
                                bloom_hashes_.data() + at);
     }
   }
+}
+
+// The last n indices put are the values just added to the page.
+void ColumnWriter::note_dictionary_values(size_t n) {
+  const std::span<const uint32_t> indices = values_->page_indices();
+  const uint32_t* idx = indices.data() + indices.size() - n;
+  if (entry_seen_.size() < values_->dictionary_entries()) entry_seen_.resize(values_->dictionary_entries() * 2, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t e = idx[i];
+    if (!entry_seen_[e]) {
+      entry_seen_[e] = 1;
+      entries_seen_.push_back(e);
+    }
+  }
+}
+
+void ColumnWriter::fold_dictionary_values() {
+  if (entries_seen_.empty()) return;
+  // Own scratch: the slice's dense values may live in gathered_*.
+  fold_offsets_.resize((entries_seen_.size() + 1) * sizeof(int32_t));
+  int32_t* offsets = fold_offsets_.data_as<int32_t>();
+  Buffer& data = fold_data_;
+  data.clear();
+  offsets[0] = 0;
+  for (size_t i = 0; i < entries_seen_.size(); ++i) {
+    const std::string_view v = values_->byte_array_entry(entries_seen_[i]);
+    data.append(v);
+    offsets[i + 1] = static_cast<int32_t>(data.size());
+    entry_seen_[entries_seen_[i]] = 0;
+  }
+  page_stats_->add_byte_arrays(offsets, data.data(), entries_seen_.size());
+  entries_seen_.clear();
 }
 
 size_t ColumnWriter::open_page_estimate() const {
@@ -418,6 +452,7 @@ void ColumnWriter::write_page(format::PageHeader& header, const Buffer& levels, 
 
 void ColumnWriter::flush_page() {
   if (page_entries_ == 0) return;
+  if (page_stats_) fold_dictionary_values();
   const bool v2 = options_.page_version == 2;
   const bool has_rep = column_.max_repetition_level > 0;
   const bool has_def = column_.max_definition_level > 0;

@@ -85,6 +85,8 @@ class ColumnWriter {
   void flush_page();
   void write_page(format::PageHeader& header, const Buffer& levels, const Buffer& values, Buffer& out);
   void finish_bloom_filter(ColumnChunkPages& out);
+  void note_dictionary_values(size_t n);
+  void fold_dictionary_values();
   void reset_chunk();
 
   const ColumnDescriptor& column_;
@@ -123,6 +125,13 @@ class ColumnWriter {
   std::vector<format::PageEncodingStats> encoding_stats_;
   bool index_bounds_complete_ = true;  // every non-null page had min/max
   std::vector<uint64_t> bloom_hashes_;
+
+  // BYTE_ARRAY pages of dictionary indices: their statistics come from the
+  // distinct entries used (one compare per entry, not per value).
+  std::vector<uint8_t> entry_seen_;
+  std::vector<uint32_t> entries_seen_;
+  Buffer fold_offsets_;
+  Buffer fold_data_;
 
   // Scratch reused across pages.
   Buffer levels_;

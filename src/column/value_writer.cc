@@ -146,6 +146,7 @@ class DictionaryWriterBase : public ValueWriter {
   bool is_dictionary() const override { return true; }
   void drop_last(size_t n) override { dictionary_.drop_last_indices(n); }
   size_t dictionary_entries() const override { return dictionary_.num_entries(); }
+  std::span<const uint32_t> page_indices() const override { return dictionary_.buffered_indices(); }
   void write_dictionary(Buffer& out) const override { dictionary_.write_dictionary_page(out); }
   void reset() override { dictionary_.reset(); }
 
@@ -168,6 +169,7 @@ class ByteArrayDictionaryWriter final : public DictionaryWriterBase<encoding::By
   size_t put(const DenseValues& v, size_t begin, size_t n) override {
     return dictionary_.put(v.offsets + begin, v.data, n);
   }
+  std::string_view byte_array_entry(size_t i) const override { return dictionary_.entry(i); }
 };
 
 class FixedLenDictionaryWriter final : public DictionaryWriterBase<encoding::FixedLenByteArrayDictionaryEncoder> {

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string_view>
 
 #include "parq/encoding/dictionary_encoder.h"
 #include "parq/format/metadata.h"
@@ -49,6 +51,13 @@ class ValueWriter {
   // fallback's first page); their dictionary entries stay.
   virtual void drop_last(size_t n) { (void)n; }
   virtual size_t dictionary_entries() const { return 0; }
+  // The indices put into the current page, in order.
+  virtual std::span<const uint32_t> page_indices() const { return {}; }
+  // Entry i of a BYTE_ARRAY dictionary; empty for other writers.
+  virtual std::string_view byte_array_entry(size_t i) const {
+    (void)i;
+    return {};
+  }
   virtual void write_dictionary(Buffer& out) const { (void)out; }
   // Empties the dictionary for the next column chunk.
   virtual void reset() {}

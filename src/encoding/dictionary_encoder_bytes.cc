@@ -54,6 +54,13 @@ struct ByteArrayDictionaryEncoder::Table {
 ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(DictionaryLimits limits)
     : DictionaryEncoderBase(limits), table_(std::make_unique<Table>()) {}
 ByteArrayDictionaryEncoder::~ByteArrayDictionaryEncoder() = default;
+
+std::string_view ByteArrayDictionaryEncoder::entry(size_t i) const {
+  const uint64_t start = table_->starts.data_as<uint64_t>()[i];
+  uint32_t len;
+  std::memcpy(&len, table_->arena.data() + start, sizeof(len));
+  return {reinterpret_cast<const char*>(table_->arena.data() + start + kLengthPrefix), len};
+}
 ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(ByteArrayDictionaryEncoder&&) noexcept = default;
 ByteArrayDictionaryEncoder& ByteArrayDictionaryEncoder::operator=(ByteArrayDictionaryEncoder&&) noexcept = default;
 
@@ -91,8 +98,8 @@ size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* da
     uint32_t len = static_cast<uint32_t>(end - begin);
     uint64_t hash = hashing::hash_bytes(p, len);
     size_t pos;
-    uint32_t index =
-        HashedIndexTable::probe(slots, mask, hash, [&](uint32_t entry) { return equal(entry, p, len); }, &pos);
+    uint32_t index = HashedIndexTable::probe(
+        slots, mask, hash, [&](uint32_t entry) { return equal(entry, p, len); }, &pos);
     if (index == UINT32_MAX) {
       if (!fits(kLengthPrefix + len)) {
         limit_reached_ = true;

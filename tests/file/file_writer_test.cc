@@ -308,6 +308,36 @@ TEST(FileWriter, DictionaryFallsBackAndKeepsEarlierPages) {
   }
 }
 
+TEST(FileWriter, DictionaryPagesHaveTheSameStatisticsAsPlainPages) {
+  // Byte-array statistics of dictionary pages come from the entries they
+  // use; they must equal those computed value by value.
+  Schema s = make_schema({Field::string("s")});
+  std::vector<std::optional<std::string>> v;
+  for (int i = 0; i < 3000; ++i)
+    v.push_back(i % 11 == 0 ? std::nullopt : std::optional<std::string>("k" + std::to_string((i * 7919) % 97)));
+  RecordBatch b;
+  b.num_rows = 3000;
+  b.columns.push_back(strings(s, "s", v));
+  auto stats_of = [&](bool dictionary) {
+    WriteOptions o;
+    o.dictionary = dictionary;
+    o.page_rows = 250;
+    const Buffer bytes = write_to_memory(s, {b}, o);
+    auto file = open_bytes(bytes);
+    std::string out;
+    PageReader pages(file->input(), file->metadata(), 0, 0, "s");
+    PageInfo page;
+    while (pages.next(page))
+      if (page.header.data_page_header) {
+        const auto& st = *page.header.data_page_header->statistics;
+        out += st.min_value.value_or("-") + "/" + st.max_value.value_or("-") + ";";
+      }
+    const auto& chunk = *file->metadata().row_groups[0].columns[0].meta_data->statistics;
+    return out + *chunk.min_value + "/" + *chunk.max_value;
+  };
+  EXPECT_EQ(stats_of(true), stats_of(false));
+}
+
 TEST(FileWriter, ConfiguredEncodingsAndCodecsPerColumn) {
   Schema s = make_schema({Field::float64("d"), Field::int32("i"), Field::string("s"), Field::fixed("f", 3)});
   RecordBatch b;

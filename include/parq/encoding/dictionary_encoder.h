@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include "parq/encoding/byte_array_batch.h"
 #include "parq/encoding/rle_hybrid.h"
@@ -152,6 +153,8 @@ class ByteArrayDictionaryEncoder : public DictionaryEncoderBase {
 
   // Appends the entries PLAIN-encoded, in index order.
   void write_dictionary_page(Buffer& out) const;
+  // Entry i's bytes (i < num_entries()), valid until the next put or reset.
+  std::string_view entry(size_t i) const;
 
   void reset();
 
