@@ -1,383 +1,384 @@
-// Statistics builders, one class template per comparison family:
-//   - fixed-width numbers (signed or unsigned integers, floats without NaN,
-//     booleans, FLOAT16): a batch min/max loop over the raw values;
-//   - byte strings in unsigned lexicographic order (strings, binaries,
-//     FIXED_LEN_BYTE_ARRAY), whose bounds may be truncated;
-//   - big-endian two's-complement decimals (BYTE_ARRAY / FLBA);
+// Statistics builders (statistics_builder.h), chosen once per column by
+// make():
+//   - fixed-width numbers: statistics_builder_types.cc;
+//   - byte strings, in unsigned lexicographic order (strings, binaries,
+//     FIXED_LEN_BYTE_ARRAY) or as big-endian two's-complement decimals
+//     (BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY): here;
 //   - no order known (INT96, INTERVAL, unknown annotations): counts only.
 // Bounds are kept untruncated, so that merging pages into a chunk stays
 // exact; truncation happens when they are read out.
 #include "statistics_builder.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <limits>
+#include <optional>
+
+#include "parq/error.h"
 
 namespace parq {
 namespace {
 
 using format::Type;
 
-// ---- fixed-width values ----
+int sign_of(int c) { return (c > 0) - (c < 0); }
 
-template <class T>
-struct SignedOrder {
-  using Value = T;
-  static bool skip(T) { return false; }
-  static bool less(T a, T b) { return a < b; }
-};
+// ---- orders of byte strings ----
 
-template <class T>
-struct UnsignedOrder {
-  using Value = T;
-  using U = std::make_unsigned_t<T>;
-  static bool skip(T) { return false; }
-  static bool less(T a, T b) { return static_cast<U>(a) < static_cast<U>(b); }
-};
-
-template <class T>
-struct FloatOrder {
-  using Value = T;
-  static bool skip(T v) { return std::isnan(v); }
-  static bool less(T a, T b) { return a < b; }
-};
-
-struct BooleanOrder {
-  using Value = uint8_t;
-  static bool skip(uint8_t) { return false; }
-  static bool less(uint8_t a, uint8_t b) { return a < b; }
-};
-
-float half_to_float(uint16_t h) {
-  const uint32_t sign = (h >> 15) & 1, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-  float magnitude;
-  if (exponent == 0) {
-    magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-  } else if (exponent == 31) {
-    magnitude = mantissa == 0 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
-  } else {
-    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
-  }
-  return sign ? -magnitude : magnitude;
-}
-
-struct Float16Order {
-  using Value = uint16_t;
-  static bool skip(uint16_t v) { return std::isnan(half_to_float(v)); }
-  static bool less(uint16_t a, uint16_t b) { return half_to_float(a) < half_to_float(b); }
-};
-
-template <class Order>
-constexpr bool is_floating() {
-  return std::is_same_v<Order, FloatOrder<float>> || std::is_same_v<Order, FloatOrder<double>> ||
-         std::is_same_v<Order, Float16Order>;
-}
-
-template <class Order>
-class FixedStatistics final : public StatisticsBuilder {
-  using T = typename Order::Value;
-
- public:
-  void add_values(const void* values, size_t n) override {
-    const auto* v = static_cast<const uint8_t*>(values);
-    if constexpr (std::is_same_v<Order, SignedOrder<T>> && !is_floating<Order>()) {
-      add_signed(v, n);
-    } else {
-      for (size_t i = 0; i < n; ++i) add_one(load(v + i * sizeof(T)));
-    }
-  }
-  void add_byte_arrays(const int32_t*, const uint8_t*, size_t) override {}
-
-  void merge(const StatisticsBuilder& other) override {
-    const auto& o = static_cast<const FixedStatistics&>(other);
-    null_count_ += o.null_count_;
-    nan_count_ += o.nan_count_;
-    if (o.has_) {
-      add_bound(o.min_);
-      add_bound(o.max_);
-    }
-  }
-  void reset() override {
-    null_count_ = nan_count_ = 0;
-    has_ = false;
-  }
-  bool has_bounds() const override { return has_; }
-  std::string min_bytes() const override { return has_ ? encode(zero_signed(min_, true)) : std::string(); }
-  std::string max_bytes() const override { return has_ ? encode(zero_signed(max_, false)) : std::string(); }
-  int compare(std::string_view a, std::string_view b) const override {
-    const T x = load(reinterpret_cast<const uint8_t*>(a.data()));
-    const T y = load(reinterpret_cast<const uint8_t*>(b.data()));
-    return Order::less(x, y) ? -1 : Order::less(y, x) ? 1 : 0;
-  }
-
- private:
-  static T load(const uint8_t* p) {
-    T v;
-    std::memcpy(&v, p, sizeof(T));
-    return v;
-  }
-  static std::string encode(T v) { return std::string(reinterpret_cast<const char*>(&v), sizeof(T)); }
-
-  // The spec's rule for zeros: a zero min is written -0.0, a zero max +0.0,
-  // so that readers pruning with either sign stay correct.
-  static T zero_signed(T v, bool is_min) {
-    if constexpr (std::is_same_v<Order, FloatOrder<float>> || std::is_same_v<Order, FloatOrder<double>>) {
-      if (v == 0) return is_min ? -T(0) : T(0);
-    } else if constexpr (std::is_same_v<Order, Float16Order>) {
-      if ((v & 0x7fff) == 0) return is_min ? uint16_t{0x8000} : uint16_t{0};
-    }
-    return v;
-  }
-
-  // Plain signed integers: a branch-free loop the compiler vectorises.
-  void add_signed(const uint8_t* p, size_t n) {
-    if (n == 0) return;
-    const T* v = reinterpret_cast<const T*>(p);
-    T lo = v[0], hi = v[0];
-    for (size_t i = 1; i < n; ++i) {
-      lo = std::min(lo, v[i]);
-      hi = std::max(hi, v[i]);
-    }
-    add_bound(lo);
-    add_bound(hi);
-  }
-
-  void add_one(T v) {
-    if (Order::skip(v)) {
-      ++nan_count_;
-      return;
-    }
-    add_bound(v);
-  }
-
-  void add_bound(T v) {
-    if (!has_) {
-      min_ = max_ = v;
-      has_ = true;
-      return;
-    }
-    if (Order::less(v, min_)) min_ = v;
-    if (Order::less(max_, v)) max_ = v;
-  }
-
-  bool has_ = false;
-  T min_{};
-  T max_{};
-};
-
-// ---- byte strings ----
-
-// Unsigned lexicographic order, the shorter of two equal prefixes first.
-int compare_unsigned(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
-  if (c != 0) return c;
-  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
-}
-
-// The first 8 bytes as a big-endian number (zero-padded): ordered like the
-// values whenever two keys differ.
-uint64_t prefix_key(std::string_view v) {
+// 8 bytes from `p` (fewer when `size` < 8, zero-padded) as a big-endian
+// number: where two strings' keys differ, they order the strings.
+inline uint64_t key_at(const char* p, size_t size) {
   uint64_t key = 0;
-  if (v.size() >= 8) {
-    std::memcpy(&key, v.data(), 8);  // a fixed-size load, not a memcpy call
+  if (size >= 8) {
+    std::memcpy(&key, p, 8);
   } else {
-    for (size_t i = 0; i < v.size(); ++i) key |= uint64_t{static_cast<uint8_t>(v[i])} << (8 * i);
+    for (size_t i = 0; i < size; ++i) key |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
   }
   return __builtin_bswap64(key);
 }
 
-// a < b for two values whose prefix keys are equal.
-bool tie_less(std::string_view a, std::string_view b) {
-  if (a.size() <= 8 || b.size() <= 8) return a.size() < b.size();
-  return compare_unsigned(a.substr(8), b.substr(8)) < 0;
-}
-
-// Big-endian two's complement of any length, compared as numbers.
-int compare_decimal(std::string_view a, std::string_view b) {
-  auto negative = [](std::string_view v) { return !v.empty() && (static_cast<uint8_t>(v[0]) & 0x80) != 0; };
-  const bool na = negative(a), nb = negative(b);
-  if (na != nb) return na ? -1 : 1;
-  // Same sign: sign-extend the shorter to the longer's length, then bytes.
-  const size_t n = std::max(a.size(), b.size());
-  const uint8_t fill = na ? 0xff : 0x00;
-  for (size_t i = 0; i < n; ++i) {
-    const uint8_t x = i + a.size() < n ? fill : static_cast<uint8_t>(a[i + a.size() - n]);
-    const uint8_t y = i + b.size() < n ? fill : static_cast<uint8_t>(b[i + b.size() - n]);
-    if (x != y) return x < y ? -1 : 1;
+struct UnsignedBytes {
+  // memcmp, the shorter of two equal prefixes first.
+  static int compare(std::string_view a, std::string_view b) {
+    const size_t n = std::min(a.size(), b.size());
+    const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
+    if (c != 0) return sign_of(c);
+    return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
   }
+
+  // The same for two strings whose first 8 bytes are known equal, inline
+  // and 8 bytes a step: short strings would spend more on calling memcmp
+  // than on comparing.
+  static int compare_after_key(std::string_view a, std::string_view b) {
+    const size_t n = std::min(a.size(), b.size());
+    for (size_t i = 8; i < n; i += 8) {
+      const uint64_t x = key_at(a.data() + i, std::min<size_t>(8, a.size() - i));
+      const uint64_t y = key_at(b.data() + i, std::min<size_t>(8, b.size() - i));
+      if (x != y) return x < y ? -1 : 1;
+    }
+    return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+  }
+
+  // Indices of the least and greatest of n values. Most comparisons are
+  // settled by the 8-byte keys, without touching the candidates' bytes.
+  template <class View>
+  static void extremes(size_t n, const View& value, size_t& lo, size_t& hi) {
+    std::string_view lo_v = value(0), hi_v = lo_v;
+    uint64_t lo_key = key_at(lo_v.data(), lo_v.size()), hi_key = lo_key;
+    lo = hi = 0;
+    for (size_t i = 1; i < n; ++i) {
+      const std::string_view v = value(i);
+      const uint64_t key = key_at(v.data(), v.size());
+      if (key < lo_key || (key == lo_key && compare_after_key(v, lo_v) < 0)) {
+        lo = i;
+        lo_v = v;
+        lo_key = key;
+      } else if (key > hi_key || (key == hi_key && compare_after_key(v, hi_v) > 0)) {
+        hi = i;
+        hi_v = v;
+        hi_key = key;
+      }
+    }
+  }
+};
+
+struct DecimalBytes {
+  // Big-endian two's complement of any lengths, compared as numbers: the
+  // sign first; under one sign, the longer value's extra leading bytes
+  // against the shorter's sign extension, then the rest as unsigned bytes.
+  static int compare(std::string_view a, std::string_view b) {
+    const bool neg_a = !a.empty() && (static_cast<uint8_t>(a[0]) & 0x80) != 0;
+    const bool neg_b = !b.empty() && (static_cast<uint8_t>(b[0]) & 0x80) != 0;
+    if (neg_a != neg_b) return neg_a ? -1 : 1;
+    const uint8_t fill = neg_a ? 0xff : 0x00;
+    if (a.size() != b.size()) {
+      const bool a_longer = a.size() > b.size();
+      std::string_view& longer = a_longer ? a : b;
+      const size_t extra = longer.size() - (a_longer ? b.size() : a.size());
+      for (size_t i = 0; i < extra; ++i) {
+        const auto byte = static_cast<uint8_t>(longer[i]);
+        if (byte != fill) return (byte > fill) == a_longer ? 1 : -1;
+      }
+      longer.remove_prefix(extra);
+    }
+    return a.empty() ? 0 : sign_of(std::memcmp(a.data(), b.data(), a.size()));
+  }
+
+  template <class View>
+  static void extremes(size_t n, const View& value, size_t& lo, size_t& hi) {
+    std::string_view lo_v = value(0), hi_v = lo_v;
+    lo = hi = 0;
+    for (size_t i = 1; i < n; ++i) {
+      const std::string_view v = value(i);
+      if (compare(v, lo_v) < 0) {
+        lo = i;
+        lo_v = v;
+      } else if (compare(v, hi_v) > 0) {
+        hi = i;
+        hi_v = v;
+      }
+    }
+  }
+};
+
+// ---- truncation ----
+
+enum class Truncation { kNone, kBytes, kUtf8 };
+
+bool is_continuation(char c) { return (static_cast<uint8_t>(c) & 0xc0) == 0x80; }
+
+// The length of the UTF-8 sequence `lead` starts; 0 for no lead byte.
+size_t sequence_length(char lead) {
+  const auto b = static_cast<uint8_t>(lead);
+  if (b < 0x80) return 1;
+  if ((b & 0xe0) == 0xc0) return 2;
+  if ((b & 0xf0) == 0xe0) return 3;
+  if ((b & 0xf8) == 0xf0) return 4;
   return 0;
 }
 
-template <int (*Compare)(std::string_view, std::string_view), bool kTruncate>
+// Where to cut `v` (longer than `limit`) to at most `limit` bytes. UTF-8
+// cuts move back to the start of the character they split; malformed text
+// is cut as bytes.
+size_t cut_point(std::string_view v, size_t limit, Truncation t) {
+  if (t != Truncation::kUtf8 || !is_continuation(v[limit])) return limit;
+  size_t start = limit;
+  while (start > 0 && limit - start < 3 && is_continuation(v[start])) --start;
+  const size_t length = sequence_length(v[start]);
+  return length > 0 && start + length > limit ? start : limit;
+}
+
+// The code point of the well-formed character filling `c`, or -1.
+int32_t decode_char(std::string_view c) {
+  const auto b0 = static_cast<uint8_t>(c[0]);
+  if (c.size() == 1) return b0 < 0x80 ? b0 : -1;
+  static constexpr uint8_t kLeadMask[5] = {0, 0, 0x1f, 0x0f, 0x07};
+  static constexpr uint8_t kLeadBits[5] = {0, 0, 0xc0, 0xe0, 0xf0};
+  static constexpr int32_t kMinimum[5] = {0, 0, 0x80, 0x800, 0x10000};
+  const size_t n = c.size();
+  if (n > 4 || (b0 & ~kLeadMask[n] & 0xff) != kLeadBits[n]) return -1;
+  int32_t cp = b0 & kLeadMask[n];
+  for (size_t i = 1; i < n; ++i) cp = (cp << 6) | (static_cast<uint8_t>(c[i]) & 0x3f);
+  if (cp < kMinimum[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return -1;
+  return cp;
+}
+
+std::string encode_char(int32_t cp) {
+  std::string out;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xc0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xe0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else {
+    out += static_cast<char>(0xf0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  }
+  return out;
+}
+
+// The prefix with its last byte below 0xFF incremented and the 0xFF bytes
+// after it dropped: the shortest string above every string that starts
+// with `prefix`. None when the prefix is all 0xFF.
+std::optional<std::string> increment_bytes(std::string prefix) {
+  while (!prefix.empty() && static_cast<uint8_t>(prefix.back()) == 0xff) prefix.pop_back();
+  if (prefix.empty()) return std::nullopt;
+  prefix.back() = static_cast<char>(static_cast<uint8_t>(prefix.back()) + 1);
+  return prefix;
+}
+
+// The same for text: the last character that has a successor within
+// `limit` bytes is replaced by it, the characters after it dropped, so the
+// result stays UTF-8. UTF-8 byte order is code point order, so the result
+// is above every string with the prefix. Malformed text falls back to bytes.
+std::optional<std::string> increment_utf8(std::string prefix, size_t limit) {
+  while (!prefix.empty()) {
+    size_t start = prefix.size() - 1;
+    while (start > 0 && prefix.size() - start < 4 && is_continuation(prefix[start])) --start;
+    const int32_t cp = decode_char(std::string_view(prefix).substr(start));
+    if (cp < 0) return increment_bytes(std::move(prefix));
+    prefix.resize(start);
+    int32_t next = cp + 1;
+    if (next == 0xd800) next = 0xe000;  // surrogates are not characters
+    if (next > 0x10ffff) continue;
+    const std::string c = encode_char(next);
+    if (start + c.size() > limit) continue;
+    return prefix + c;
+  }
+  return std::nullopt;
+}
+
+// ---- byte-string statistics ----
+
+template <class Order>
 class BytesStatistics final : public StatisticsBuilder {
  public:
-  BytesStatistics(size_t width, size_t max_bound_bytes) : width_(width), max_bound_(max_bound_bytes) {}
+  // `width` is the FIXED_LEN_BYTE_ARRAY length (0 for BYTE_ARRAY).
+  BytesStatistics(size_t width, Truncation truncation, size_t max_bound_bytes)
+      : width_(width), truncation_(max_bound_bytes == 0 ? Truncation::kNone : truncation), limit_(max_bound_bytes) {}
 
-  void add_values(const void* values, size_t n) override {  // FIXED_LEN_BYTE_ARRAY
+  void add_values(const void* values, size_t n) override {
+    if (width_ == 0) detail::wrong_statistics_input("fixed-width values", "BYTE_ARRAY");
     const char* p = static_cast<const char*>(values);
-    if (n == 0) return;
-    std::string_view lo(p, width_), hi = lo;
-    for (size_t i = 1; i < n; ++i) {
-      std::string_view v(p + i * width_, width_);
-      if (Compare(v, lo) < 0) lo = v;
-      if (Compare(hi, v) < 0) hi = v;
-    }
-    add_bounds(lo, hi);
+    add_batch(n, [p, w = width_](size_t i) { return std::string_view(p + i * w, w); });
   }
-
   void add_byte_arrays(const int32_t* offsets, const uint8_t* data, size_t n) override {
-    if (n == 0) return;
-    auto value = [&](size_t i) {
-      return std::string_view(reinterpret_cast<const char*>(data) + offsets[i],
-                              static_cast<size_t>(offsets[i + 1] - offsets[i]));
-    };
-    size_t lo = 0, hi = 0;
-    if constexpr (Compare == compare_unsigned) {
-      // Most comparisons are settled by the first 8 bytes, compared as one
-      // big-endian integer; memcmp only breaks ties.
-      uint64_t lo_key = prefix_key(value(0)), hi_key = lo_key;
-      for (size_t i = 1; i < n; ++i) {
-        const std::string_view v = value(i);
-        const uint64_t key = prefix_key(v);
-        // Equal keys of values no longer than 8 bytes decide by length alone.
-        if (key < lo_key || (key == lo_key && tie_less(v, value(lo)))) {
-          lo = i;
-          lo_key = key;
-        }
-        if (key > hi_key || (key == hi_key && tie_less(value(hi), v))) {
-          hi = i;
-          hi_key = key;
-        }
-      }
-    } else {
-      for (size_t i = 1; i < n; ++i) {
-        const std::string_view v = value(i);
-        if (Compare(v, value(lo)) < 0) lo = i;
-        if (Compare(value(hi), v) < 0) hi = i;
-      }
-    }
-    add_bounds(value(lo), value(hi));
+    const char* p = reinterpret_cast<const char*>(data);
+    add_batch(n, [p, offsets](size_t i) {
+      return std::string_view(p + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+    });
   }
-
   void merge(const StatisticsBuilder& other) override {
-    const auto& o = static_cast<const BytesStatistics&>(other);
-    null_count_ += o.null_count_;
-    if (o.has_) add_bounds(o.min_, o.max_);
+    const auto* o = dynamic_cast<const BytesStatistics*>(&other);
+    if (o == nullptr) detail::wrong_statistics_input("statistics of another column", "byte array");
+    null_count_ += o->null_count_;
+    nan_count_ += o->nan_count_;
+    if (o->has_) include(o->min_, o->max_);
   }
   void reset() override {
-    null_count_ = 0;
+    null_count_ = nan_count_ = 0;
     has_ = false;
     min_.clear();
     max_.clear();
   }
+
   bool has_bounds() const override { return has_; }
   std::string min_bytes() const override {
     if (!truncates(min_)) return min_;
-    return min_.substr(0, max_bound_);
+    return min_.substr(0, cut_point(min_, limit_, truncation_));
   }
   std::string max_bytes() const override {
-    if (!truncates(max_)) return max_;
-    std::string m = max_.substr(0, max_bound_);
-    // The smallest string above every value with that prefix: bump the last
-    // byte that can be bumped, dropping the 0xff bytes after it.
-    while (!m.empty() && static_cast<uint8_t>(m.back()) == 0xff) m.pop_back();
-    if (m.empty()) return max_;  // all 0xff: only the full value bounds it
-    m.back() = static_cast<char>(static_cast<uint8_t>(m.back()) + 1);
-    return m;
+    std::optional<std::string> bound = truncated_max();
+    return bound ? std::move(*bound) : max_;
   }
   bool min_exact() const override { return !truncates(min_); }
-  bool max_exact() const override { return max_bytes() == max_; }
-  int compare(std::string_view a, std::string_view b) const override { return Compare(a, b); }
+  bool max_exact() const override { return !truncated_max(); }
+  int compare(std::string_view a, std::string_view b) const override { return Order::compare(a, b); }
 
  private:
-  bool truncates(const std::string& v) const { return kTruncate && v.size() > max_bound_; }
+  // One batch: the extremes as views into the caller's values, copied out
+  // only when they move a bound.
+  template <class View>
+  void add_batch(size_t n, const View& value) {
+    if (n == 0) return;
+    size_t lo = 0, hi = 0;
+    Order::extremes(n, value, lo, hi);
+    include(value(lo), value(hi));
+  }
 
-  void add_bounds(std::string_view lo, std::string_view hi) {
+  void include(std::string_view lo, std::string_view hi) {
     if (!has_) {
       min_.assign(lo);
       max_.assign(hi);
       has_ = true;
       return;
     }
-    if (Compare(lo, min_) < 0) min_.assign(lo);
-    if (Compare(max_, hi) < 0) max_.assign(hi);
+    if (Order::compare(lo, min_) < 0) min_.assign(lo);
+    if (Order::compare(hi, max_) > 0) max_.assign(hi);
+  }
+
+  bool truncates(const std::string& bound) const {
+    return has_ && truncation_ != Truncation::kNone && bound.size() > limit_;
+  }
+
+  // The truncated max, or none when it is kept whole.
+  std::optional<std::string> truncated_max() const {
+    if (!truncates(max_)) return std::nullopt;
+    std::string prefix = max_.substr(0, cut_point(max_, limit_, truncation_));
+    if (truncation_ == Truncation::kUtf8) return increment_utf8(std::move(prefix), limit_);
+    return increment_bytes(std::move(prefix));
   }
 
   size_t width_;
-  size_t max_bound_;
+  Truncation truncation_;
+  size_t limit_;
   bool has_ = false;
   std::string min_;
   std::string max_;
 };
 
-// ---- no known order ----
+// ---- no order: counts only ----
 
 class CountingStatistics final : public StatisticsBuilder {
  public:
   void add_values(const void*, size_t) override {}
   void add_byte_arrays(const int32_t*, const uint8_t*, size_t) override {}
-  void merge(const StatisticsBuilder& other) override { null_count_ += other.null_count(); }
-  void reset() override { null_count_ = 0; }
+  void merge(const StatisticsBuilder& other) override {
+    if (dynamic_cast<const CountingStatistics*>(&other) == nullptr)
+      detail::wrong_statistics_input("statistics of another column", "unordered");
+    null_count_ += other.null_count();
+  }
+  void reset() override { null_count_ = nan_count_ = 0; }
   bool has_bounds() const override { return false; }
   std::string min_bytes() const override { return {}; }
   std::string max_bytes() const override { return {}; }
-  int compare(std::string_view, std::string_view) const override { return 0; }
+  // No order is defined; bytes at least give a stable answer.
+  int compare(std::string_view a, std::string_view b) const override { return UnsignedBytes::compare(a, b); }
 };
 
-template <class T>
-std::unique_ptr<StatisticsBuilder> integer_statistics(SortOrder order) {
-  if (order == SortOrder::kUnsigned) return std::make_unique<FixedStatistics<UnsignedOrder<T>>>();
-  return std::make_unique<FixedStatistics<SignedOrder<T>>>();
+Truncation truncation_for(const ValueType& type) {
+  const format::LogicalType& t = type.logical;
+  if (t.STRING || t.ENUM || t.JSON) return Truncation::kUtf8;
+  return Truncation::kBytes;
 }
 
-}  // namespace
-
-namespace {
-
 std::unique_ptr<StatisticsBuilder> make_for_order(const ColumnDescriptor& column, size_t max_bound_bytes) {
-  const SortOrder order = column.sort_order;
-  if (order == SortOrder::kUnknown) return std::make_unique<CountingStatistics>();
-  const auto width = static_cast<size_t>(column.type.type_length);
-  const bool decimal = column.type.logical.DECIMAL.has_value();
-  switch (column.type.physical) {
-    case Type::BOOLEAN:
-      return std::make_unique<FixedStatistics<BooleanOrder>>();
-    case Type::INT32:
-      return integer_statistics<int32_t>(order);
-    case Type::INT64:
-      return integer_statistics<int64_t>(order);
-    case Type::FLOAT:
-      return std::make_unique<FixedStatistics<FloatOrder<float>>>();
-    case Type::DOUBLE:
-      return std::make_unique<FixedStatistics<FloatOrder<double>>>();
+  const ValueType& type = column.type;
+  const bool floating = type.physical == Type::FLOAT || type.physical == Type::DOUBLE ||
+                        (type.physical == Type::FIXED_LEN_BYTE_ARRAY && type.logical.FLOAT16);
+  if (column.sort_order == SortOrder::kUnknown) {
+    // NaNs are still counted, for the column index's nan_counts.
+    if (floating) return detail::make_number_statistics(column, false);
+    return std::make_unique<CountingStatistics>();
+  }
+  if (auto numbers = detail::make_number_statistics(column, true)) return numbers;
+  const bool is_unsigned = column.sort_order == SortOrder::kUnsigned;
+  const bool decimal = type.logical.DECIMAL.has_value();
+  switch (type.physical) {
     case Type::BYTE_ARRAY:
-      if (decimal) return std::make_unique<BytesStatistics<compare_decimal, false>>(0, max_bound_bytes);
-      return std::make_unique<BytesStatistics<compare_unsigned, true>>(0, max_bound_bytes);
-    case Type::FIXED_LEN_BYTE_ARRAY:
-      if (column.type.logical.FLOAT16 && width == 2) return std::make_unique<FixedStatistics<Float16Order>>();
-      if (decimal) return std::make_unique<BytesStatistics<compare_decimal, false>>(width, max_bound_bytes);
-      return std::make_unique<BytesStatistics<compare_unsigned, false>>(width, max_bound_bytes);
-    case Type::INT96:
+      if (is_unsigned)
+        return std::make_unique<BytesStatistics<UnsignedBytes>>(0, truncation_for(type), max_bound_bytes);
+      if (decimal) return std::make_unique<BytesStatistics<DecimalBytes>>(0, Truncation::kNone, 0);
+      break;
+    case Type::FIXED_LEN_BYTE_ARRAY: {
+      const auto width = static_cast<size_t>(type.type_length);
+      if (is_unsigned) return std::make_unique<BytesStatistics<UnsignedBytes>>(width, Truncation::kNone, 0);
+      if (decimal) return std::make_unique<BytesStatistics<DecimalBytes>>(width, Truncation::kNone, 0);
+      break;
+    }
+    default:
       break;
   }
+  // A signed order on byte arrays other than decimals has no definition.
   return std::make_unique<CountingStatistics>();
 }
 
 }  // namespace
 
+namespace detail {
+
+void wrong_statistics_input(const char* what, const char* column_kind) {
+  throw Error(std::string("statistics: ") + what + " given to the builder of a " + column_kind + " column");
+}
+
+}  // namespace detail
+
 std::unique_ptr<StatisticsBuilder> StatisticsBuilder::make(const ColumnDescriptor& column, size_t max_bound_bytes) {
-  auto builder = make_for_order(column, max_bound_bytes);
+  std::unique_ptr<StatisticsBuilder> builder = make_for_order(column, max_bound_bytes);
   const Type physical = column.type.physical;
   builder->reports_nans_ = physical == Type::FLOAT || physical == Type::DOUBLE ||
                            (physical == Type::FIXED_LEN_BYTE_ARRAY && column.type.logical.FLOAT16.has_value());
-  // The deprecated fields were compared as signed numbers (or bytes, signed
-  // in Java): right for signed numeric columns and booleans only.
-  builder->legacy_bounds_ =
-      physical == Type::BOOLEAN ||
-      (column.sort_order == SortOrder::kSigned &&
-       (physical == Type::INT32 || physical == Type::INT64 || physical == Type::FLOAT || physical == Type::DOUBLE));
+  // The deprecated fields were compared as signed numbers: right for signed
+  // numeric columns, and for booleans (false < true either way).
+  const bool signed_number =
+      physical == Type::INT32 || physical == Type::INT64 || physical == Type::FLOAT || physical == Type::DOUBLE;
+  builder->legacy_bounds_ = (physical == Type::BOOLEAN && column.sort_order != SortOrder::kUnknown) ||
+                            (signed_number && column.sort_order == SortOrder::kSigned);
   return builder;
 }
 

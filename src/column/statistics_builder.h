@@ -23,19 +23,27 @@ class StatisticsBuilder {
  public:
   virtual ~StatisticsBuilder() = default;
 
-  // The builder for `column`'s type and sort order. Byte-array bounds longer
-  // than max_bound_bytes are truncated: min to a prefix, max to a prefix with
-  // its last byte incremented (dropped when no such prefix exists), and
-  // marked inexact.
+  // The builder for `column`'s type and sort order. BYTE_ARRAY bounds in
+  // unsigned order longer than max_bound_bytes (0: no limit) are truncated
+  // and marked inexact: min to a prefix, max to the shortest string above
+  // every value with that prefix (the prefix without its trailing 0xFF
+  // bytes, last byte incremented). A max of only 0xFF bytes stays whole and
+  // exact. STRING, ENUM and JSON columns cut at character boundaries and
+  // increment the last character, so their bounds stay valid UTF-8.
+  // FIXED_LEN_BYTE_ARRAY and decimal bounds are never truncated: a shorter
+  // value is not a value of the column.
   static std::unique_ptr<StatisticsBuilder> make(const ColumnDescriptor& column, size_t max_bound_bytes);
 
   // `n` values: BOOLEAN as one byte 0/1 each; INT32/FLOAT 4 bytes,
   // INT64/DOUBLE 8, INT96 12, FIXED_LEN_BYTE_ARRAY type_length bytes each.
+  // Throws parq::Error for a BYTE_ARRAY column.
   virtual void add_values(const void* values, size_t n) = 0;
-  // BYTE_ARRAY values: value i is data[offsets[i], offsets[i + 1]).
+  // BYTE_ARRAY values: value i is data[offsets[i], offsets[i + 1]). Throws
+  // parq::Error for a column of fixed-width numbers.
   virtual void add_byte_arrays(const int32_t* offsets, const uint8_t* data, size_t n) = 0;
   void add_nulls(int64_t n) { null_count_ += n; }
-  // Folds in another builder of the same column (a page into its chunk).
+  // Folds in another builder of the same column (a page into its chunk);
+  // parq::Error for a builder of another kind.
   virtual void merge(const StatisticsBuilder& other) = 0;
   virtual void reset() = 0;
 
@@ -47,7 +55,8 @@ class StatisticsBuilder {
   virtual bool has_bounds() const = 0;
   // The bounds in their statistics form (PLAIN bytes: little-endian numbers,
   // byte arrays without the length prefix), after truncation. Empty when
-  // !has_bounds().
+  // !has_bounds(). A floating-point zero is written -0.0 as a min and +0.0
+  // as a max (parquet.thrift, ColumnOrder).
   virtual std::string min_bytes() const = 0;
   virtual std::string max_bytes() const = 0;
   virtual bool min_exact() const { return true; }
@@ -69,5 +78,19 @@ class StatisticsBuilder {
   bool reports_nans_ = false;   // FLOAT, DOUBLE, FLOAT16
   bool legacy_bounds_ = false;  // the deprecated min/max order is the column's
 };
+
+namespace detail {
+
+// The builder of a column whose values compare as fixed-width numbers
+// (BOOLEAN, INT32, INT64, FLOAT, DOUBLE, FLOAT16), in
+// statistics_builder_types.cc; null for other columns. Without `bounds` it
+// only counts (NaNs of a floating-point column whose order is unknown).
+std::unique_ptr<StatisticsBuilder> make_number_statistics(const ColumnDescriptor& column, bool bounds);
+
+// Raises the error for a value batch of the wrong form (`what`) for the
+// builder of `column_kind`.
+[[noreturn]] void wrong_statistics_input(const char* what, const char* column_kind);
+
+}  // namespace detail
 
 }  // namespace parq
