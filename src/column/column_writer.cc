@@ -283,13 +283,8 @@ void ColumnWriter::write_entries(const ShreddedLeaf& leaf) {
     if (options_.page_rows > 0) want = std::min(want, options_.page_rows - page_rows_);
     const int64_t e1 = next_cut(leaf, e, want);
     const int64_t nv = count_values(leaf, e, e1);
-    const int64_t took = put_values(leaf, e, e1, v, nv);
-    if (took < 0) {
-      // The dictionary filled up: put_values moved the cut; continue from it.
-      e = -took - 1;
-      v = count_values(leaf, 0, e);
-      continue;
-    }
+    // A dictionary that fills up moves e and v to where the fallback starts.
+    if (!put_values(leaf, e, e1, v, nv)) continue;
     add_to_page(leaf, e, e1, v, v + nv);
     e = e1;
     v += nv;
@@ -297,16 +292,15 @@ void ColumnWriter::write_entries(const ShreddedLeaf& leaf) {
   }
 }
 
-// Puts values [v0, v0 + nv) of entries [e0, e1). Returns nv, or, when the
-// dictionary stopped, -(cut + 1) after adding the entries before the cut
-// (the start of the row holding the first value it refused) to the page and
-// falling back.
-int64_t ColumnWriter::put_values(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t nv) {
-  if (nv == 0) return 0;
-  const int64_t took = static_cast<int64_t>(values_->put(dense_, static_cast<size_t>(v0), static_cast<size_t>(nv)));
-  if (took == nv) return nv;
-  // Find the refused value's entry, then the start of its row.
-  int64_t cut = e0;
+// Puts values [v, v + nv) of entries [e, e1); true when all were taken.
+// When the dictionary stops, the entries before the start of the row holding
+// the first value it refused go to the page, the page closes, the writer falls
+// back, and e and v move to that row.
+bool ColumnWriter::put_values(const ShreddedLeaf& leaf, int64_t& e, int64_t e1, int64_t& v, int64_t nv) {
+  if (nv == 0) return true;
+  const int64_t took = static_cast<int64_t>(values_->put(dense_, static_cast<size_t>(v), static_cast<size_t>(nv)));
+  if (took == nv) return true;
+  int64_t cut = e;
   const bool has_def = column_.max_definition_level > 0;
   const int16_t* def = leaf.def_levels();
   for (int64_t seen = 0; cut < e1; ++cut) {
@@ -316,13 +310,15 @@ int64_t ColumnWriter::put_values(const ShreddedLeaf& leaf, int64_t e0, int64_t e
   }
   if (column_.max_repetition_level > 0) {
     const int16_t* rep = leaf.rep_levels();
-    while (cut > e0 && rep[cut] != 0) --cut;
+    while (cut > e && rep[cut] != 0) --cut;
   }
-  const int64_t kept = count_values(leaf, e0, cut);
+  const int64_t kept = count_values(leaf, e, cut);
   values_->drop_last(static_cast<size_t>(took - kept));
-  if (cut > e0) add_to_page(leaf, e0, cut, v0, v0 + kept);
+  if (cut > e) add_to_page(leaf, e, cut, v, v + kept);
   fall_back();
-  return -(cut + 1);
+  e = cut;
+  v += kept;
+  return false;
 }
 
 void ColumnWriter::fall_back() {

@@ -78,7 +78,7 @@ class ColumnWriter {
   int64_t next_cut(const ShreddedLeaf& leaf, int64_t from, int64_t want) const;
   int64_t count_values(const ShreddedLeaf& leaf, int64_t begin, int64_t end) const;
   void add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t v1);
-  int64_t put_values(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t nv);
+  bool put_values(const ShreddedLeaf& leaf, int64_t& e, int64_t e1, int64_t& v, int64_t nv);
   void fall_back();
   bool page_full() const;
   size_t open_page_estimate() const;

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "parq/error.h"
+#include "parq/text/json_text.h"
 
 namespace parq {
 namespace {
@@ -162,26 +163,6 @@ int32_t decode_char(std::string_view c) {
   return cp;
 }
 
-std::string encode_char(int32_t cp) {
-  std::string out;
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xc0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xe0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  }
-  return out;
-}
-
 // The prefix with its last byte below 0xFF incremented and the 0xFF bytes
 // after it dropped: the shortest string above every string that starts
 // with `prefix`. None when the prefix is all 0xFF.
@@ -206,7 +187,8 @@ std::optional<std::string> increment_utf8(std::string prefix, size_t limit) {
     int32_t next = cp + 1;
     if (next == 0xd800) next = 0xe000;  // surrogates are not characters
     if (next > 0x10ffff) continue;
-    const std::string c = encode_char(next);
+    std::string c;
+    text::append_utf8(c, static_cast<uint32_t>(next));
     if (start + c.size() > limit) continue;
     return prefix + c;
   }

@@ -3,6 +3,7 @@
 #include "value_writer.h"
 
 #include <span>
+#include <type_traits>
 
 #include "parq/encoding/byte_stream_split.h"
 #include "parq/encoding/delta_binary_packed.h"
@@ -69,48 +70,52 @@ class RleBooleanWriter final : public ValueWriter {
   encoding::RleBitPackedEncoder encoder_;
 };
 
+// Values of `width` bytes through one encoder (PLAIN of FLBA,
+// BYTE_STREAM_SPLIT, DELTA_BYTE_ARRAY of FLBA).
+template <class Encoder, Encoding kEncoding>
 class FixedWidthWriter final : public ValueWriter {
  public:
-  FixedWidthWriter(Encoding encoding, size_t width)
-      : encoding_(encoding), width_(width), plain_(width), split_(width) {}
-  Encoding encoding() const override { return encoding_; }
+  explicit FixedWidthWriter(size_t width) : width_(width), encoder_(make(width)) {}
+  Encoding encoding() const override { return kEncoding; }
   size_t put(const DenseValues& v, size_t begin, size_t n) override {
     const uint8_t* p = v.fixed + begin * width_;
-    switch (encoding_) {
-      case Encoding::BYTE_STREAM_SPLIT:
-        split_.put(p, n);
-        break;
-      case Encoding::DELTA_BYTE_ARRAY:
-        delta_.put(p, n, width_);
-        break;
-      default:
-        plain_.put(p, n);
+    if constexpr (kEncoding == Encoding::DELTA_BYTE_ARRAY) {
+      encoder_.put(p, n, width_);
+    } else {
+      encoder_.put(p, n);
     }
     return n;
   }
-  size_t estimated_size() const override {
-    return plain_.estimated_size() + split_.estimated_size() + delta_.estimated_size();
-  }
-  void flush(Buffer& out) override {
-    switch (encoding_) {
-      case Encoding::BYTE_STREAM_SPLIT:
-        split_.flush(out);
-        break;
-      case Encoding::DELTA_BYTE_ARRAY:
-        delta_.flush(out);
-        break;
-      default:
-        plain_.flush(out);
+  size_t estimated_size() const override { return encoder_.estimated_size(); }
+  void flush(Buffer& out) override { encoder_.flush(out); }
+
+ private:
+  static Encoder make(size_t width) {
+    if constexpr (std::is_constructible_v<Encoder, size_t>) {
+      return Encoder(width);
+    } else {
+      return Encoder();
     }
   }
 
- private:
-  Encoding encoding_;
   size_t width_;
-  encoding::PlainFixedLenByteArrayEncoder plain_;
-  encoding::ByteStreamSplitEncoder split_;
-  encoding::DeltaByteArrayEncoder delta_;
+  Encoder encoder_;
 };
+
+using SplitWriter = FixedWidthWriter<encoding::ByteStreamSplitEncoder, Encoding::BYTE_STREAM_SPLIT>;
+
+std::unique_ptr<ValueWriter> make_fixed_len(Encoding e, size_t width) {
+  switch (e) {
+    case Encoding::PLAIN:
+      return std::make_unique<FixedWidthWriter<encoding::PlainFixedLenByteArrayEncoder, Encoding::PLAIN>>(width);
+    case Encoding::BYTE_STREAM_SPLIT:
+      return std::make_unique<SplitWriter>(width);
+    case Encoding::DELTA_BYTE_ARRAY:
+      return std::make_unique<FixedWidthWriter<encoding::DeltaByteArrayEncoder, Encoding::DELTA_BYTE_ARRAY>>(width);
+    default:
+      return nullptr;
+  }
+}
 
 template <class Encoder, Encoding kEncoding>
 class ByteArrayWriter final : public ValueWriter {
@@ -210,8 +215,7 @@ std::unique_ptr<ValueWriter> make_numeric(Encoding e) {
       return std::make_unique<TypedWriter<T, encoding::DeltaBinaryPackedEncoder<T>, Encoding::DELTA_BINARY_PACKED>>();
   }
   if constexpr (!std::is_same_v<T, encoding::Int96>) {
-    if (e == Encoding::BYTE_STREAM_SPLIT)
-      return std::make_unique<FixedWidthWriter>(Encoding::BYTE_STREAM_SPLIT, sizeof(T));
+    if (e == Encoding::BYTE_STREAM_SPLIT) return std::make_unique<SplitWriter>(sizeof(T));
   }
   return nullptr;
 }
@@ -242,9 +246,7 @@ std::unique_ptr<ValueWriter> make_plain_family(const ColumnDescriptor& c, Encodi
         return std::make_unique<ByteArrayWriter<encoding::DeltaByteArrayEncoder, Encoding::DELTA_BYTE_ARRAY>>();
       return nullptr;
     case Type::FIXED_LEN_BYTE_ARRAY:
-      if (e == Encoding::PLAIN || e == Encoding::BYTE_STREAM_SPLIT || e == Encoding::DELTA_BYTE_ARRAY)
-        return std::make_unique<FixedWidthWriter>(e, static_cast<size_t>(c.type.type_length));
-      return nullptr;
+      return make_fixed_len(e, static_cast<size_t>(c.type.type_length));
   }
   return nullptr;
 }

@@ -204,21 +204,23 @@ class FileWriter::Impl {
       m.bloom_filter_length = static_cast<int32_t>(e.bloom_filter.size());
       out_->write(e.bloom_filter.span());
     }
+    // All column indexes, then all offset indexes, as PageIndex.md lays them out.
+    write_indexes(&ChunkExtras::column_index, &format::ColumnChunk::column_index_offset,
+                  &format::ColumnChunk::column_index_length);
+    write_indexes(&ChunkExtras::offset_index, &format::ColumnChunk::offset_index_offset,
+                  &format::ColumnChunk::offset_index_length);
+  }
+
+  template <class Index>
+  void write_indexes(std::optional<Index> ChunkExtras::*index, std::optional<int64_t> format::ColumnChunk::*offset,
+                     std::optional<int32_t> format::ColumnChunk::*length) {
     std::string bytes;
     for (ChunkExtras& e : extras_) {
-      if (!e.column_index) continue;
+      if (!(e.*index)) continue;
       bytes.clear();
-      format::encode_thrift(*e.column_index, bytes);
-      chunk_of(e).column_index_offset = static_cast<int64_t>(out_->position());
-      chunk_of(e).column_index_length = static_cast<int32_t>(bytes.size());
-      out_->write(bytes.data(), bytes.size());
-    }
-    for (ChunkExtras& e : extras_) {
-      if (!e.offset_index) continue;
-      bytes.clear();
-      format::encode_thrift(*e.offset_index, bytes);
-      chunk_of(e).offset_index_offset = static_cast<int64_t>(out_->position());
-      chunk_of(e).offset_index_length = static_cast<int32_t>(bytes.size());
+      format::encode_thrift(*(e.*index), bytes);
+      chunk_of(e).*offset = static_cast<int64_t>(out_->position());
+      chunk_of(e).*length = static_cast<int32_t>(bytes.size());
       out_->write(bytes.data(), bytes.size());
     }
   }

@@ -228,7 +228,7 @@ class Checker {
  public:
   explicit Checker(const Schema& schema) : schema_(schema) {}
 
-  void check(const ArrayPlan& p, const Array& a, int64_t length, int16_t def_present, const std::string& parent) {
+  void check(const ArrayPlan& p, const Array& a, int64_t length, const std::string& parent) {
     const std::string path = join(parent, p.name);
     if (a.kind != p.kind)
       fail(path, std::string("is ") + kind_name(a.kind) + " but the schema has " + kind_name(p.kind));
@@ -247,13 +247,12 @@ class Checker {
         check_leaf(p, a, length, path);
         return;
       case ArrayKind::kStruct:
-        for (size_t i = 0; i < p.children.size(); ++i) check(p.children[i], a.children[i], length, p.null_below, path);
+        for (size_t i = 0; i < p.children.size(); ++i) check(p.children[i], a.children[i], length, path);
         return;
       case ArrayKind::kList:
       case ArrayKind::kMap: {
         const int64_t elements = check_offsets(a, length, path, "elements", INT64_MAX);
-        for (size_t i = 0; i < p.children.size(); ++i)
-          check(p.children[i], a.children[i], elements, p.empty_below, path);
+        for (size_t i = 0; i < p.children.size(); ++i) check(p.children[i], a.children[i], elements, path);
         return;
       }
     }
@@ -330,7 +329,7 @@ void Shredder::check(const RecordBatch& batch) const {
                 std::to_string(plans_.size()) + " fields");
   if (batch.num_rows < 0) throw Error("the batch has a negative row count");
   Checker checker(*schema_);
-  for (size_t i = 0; i < plans_.size(); ++i) checker.check(plans_[i], batch.columns[i], batch.num_rows, 0, "");
+  for (size_t i = 0; i < plans_.size(); ++i) checker.check(plans_[i], batch.columns[i], batch.num_rows, "");
 }
 
 void Shredder::shred(const RecordBatch& batch, size_t field, int64_t row_begin, int64_t row_end,

@@ -4,6 +4,7 @@
 
 #include "parq/error.h"
 #include "parq/schema/logical_type.h"
+#include "parq/text/json_text.h"
 #include "parq/text/text_input.h"
 #include "text_scalars.h"
 
@@ -240,24 +241,6 @@ TextType type_of_node(const SchemaNode& n) {
 
 void json_of(const TextRow& row, size_t at, std::string& out);
 
-void json_string(std::string_view s, std::string& out) {
-  out += '"';
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
 void json_of(const TextRow& row, size_t at, std::string& out) {
   const TextNode& n = row.nodes[at];
   switch (n.kind) {
@@ -271,7 +254,7 @@ void json_of(const TextRow& row, size_t at, std::string& out) {
       out += n.text;
       return;
     case NodeKind::kText:
-      json_string(n.text, out);
+      append_json_string(out, n.text);
       return;
     case NodeKind::kArray:
     case NodeKind::kObject: {
@@ -281,7 +264,7 @@ void json_of(const TextRow& row, size_t at, std::string& out) {
       for (uint32_t i = 0; i < n.size; ++i) {
         if (i) out += ',';
         if (object) {
-          json_string(row.nodes[child].key, out);
+          append_json_string(out, row.nodes[child].key);
           out += ':';
         }
         json_of(row, child, out);

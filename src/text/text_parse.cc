@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "parq/error.h"
+#include "parq/text/json_text.h"
 #include "parq/text/text_input.h"
 
 namespace parq::text {
@@ -166,25 +167,6 @@ class JsonParser {
     return v;
   }
 
-  void put_utf8(unsigned cp) {
-    std::string& a = row_.arena;
-    if (cp < 0x80) {
-      a += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      a += static_cast<char>(0xC0 | (cp >> 6));
-      a += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      a += static_cast<char>(0xE0 | (cp >> 12));
-      a += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      a += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      a += static_cast<char>(0xF0 | (cp >> 18));
-      a += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      a += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      a += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
   // A string without escapes is a view of the input; others unescape into
   // the arena.
   std::string_view string() {
@@ -241,7 +223,7 @@ class JsonParser {
           } else if (cp >= 0xD800 && cp < 0xE000) {
             cp = 0xFFFD;  // a lone surrogate
           }
-          put_utf8(cp);
+          append_utf8(row_.arena, cp);
           break;
         }
         default:

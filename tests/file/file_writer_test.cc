@@ -412,6 +412,32 @@ TEST(FileWriter, RejectsBatchesThatDoNotMatchTheSchema) {
   wrong_type.columns.push_back(strings(s, "name", {"a"}));
   EXPECT_THROW(open()->write(wrong_type), Error);
 
+  auto message_of = [&](const RecordBatch& b) {
+    try {
+      open()->write(b);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  RecordBatch wrong_kind;
+  wrong_kind.num_rows = 1;
+  wrong_kind.columns.push_back(leaf<int64_t>(s, "id", {1}));
+  wrong_kind.columns.push_back(list_of("name", strings(s, "name", {"a"}), {1}));
+  EXPECT_NE(message_of(wrong_kind).find("column name: is a list but the schema has a leaf"), std::string::npos)
+      << message_of(wrong_kind);
+  RecordBatch short_column;
+  short_column.num_rows = 2;
+  short_column.columns.push_back(leaf<int64_t>(s, "id", {1, 2}));
+  short_column.columns.push_back(strings(s, "name", {"a"}));
+  EXPECT_NE(message_of(short_column).find("column name: has 1 slots where 2 are expected"), std::string::npos)
+      << message_of(short_column);
+
+  auto closed = open();
+  closed->close();
+  EXPECT_THROW(closed->write(wrong_count), Error);
+  EXPECT_THROW(closed->close(), Error);
+
   WriteOptions unknown;
   unknown.columns["nope"].dictionary = false;
   EXPECT_THROW(FileWriter::open(std::make_unique<io::BufferOutput>(), s, unknown), Error);
