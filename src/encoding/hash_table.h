@@ -6,7 +6,10 @@
 // Two shapes:
 //  - FixedKeyTable: keys of 4, 8 or 12 bytes live in the slot itself, so a hit
 //    costs one cache line and one compare; growing re-hashes the keys, which
-//    is as cheap as reading a stored hash would be.
+//    is as cheap as reading a stored hash would be. Small tables are kept
+//    very sparse, so that nearly every key sits in its home slot and the
+//    encoder's lookup is one load, one compare and a branch that is almost
+//    always taken the same way.
 //  - HashedIndexTable: for byte strings. A slot holds 32 bits of the hash and
 //    the index; the caller keeps the values (an arena) and every entry's full
 //    hash, so growing never touches the values and a probe compares the
@@ -15,10 +18,13 @@
 // Private to src/encoding.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "parq/encoding/types.h"
 #include "parq/util/buffer.h"
@@ -44,24 +50,13 @@ inline uint64_t fold_multiply(uint64_t a, uint64_t b) {
 inline constexpr uint64_t kSeedA = 0x9e3779b97f4a7c15ull;
 inline constexpr uint64_t kSeedB = 0xd6e8feb86659fd93ull;
 
-// 4- and 8-byte keys: 32x32 -> 64 multiplies, one per 32-bit half, folded
-// to 32 bits, then one more multiply-fold so that keys differing only in
-// high bits still spread over the low (slot) bits. Those are the operations
-// vpmuludq offers, so the dictionary encoder's AVX-512 probe hashes 8 keys
-// at once to the same slots (encoding/dictionary_encoder.cc has the vector
-// form; the two must agree).
-inline constexpr uint32_t kSeed32A = 0x85ebca6bu;
-inline constexpr uint32_t kSeed32B = 0xc2b2ae35u;
-inline constexpr uint32_t kMul32A = 0x9e3779b1u;
-inline constexpr uint32_t kMul32B = 0x7feb352du;
-inline constexpr uint32_t kMul32C = 0x846ca68bu;
-inline uint64_t fold32(uint64_t p) { return p ^ (p >> 32); }
-inline uint64_t finish32(uint64_t h) { return fold32(uint64_t{static_cast<uint32_t>(h)} * kMul32C); }
-inline uint64_t hash_key(uint32_t k) { return finish32(fold32(uint64_t{k ^ kSeed32A} * kMul32A)); }
-inline uint64_t hash_key(uint64_t k) {
-  return finish32(fold32(uint64_t{static_cast<uint32_t>(k) ^ kSeed32A} * kMul32A +
-                         uint64_t{static_cast<uint32_t>(k >> 32) ^ kSeed32B} * kMul32B));
-}
+// FixedKeyTable's keys as one 64-bit word: 4- and 8-byte keys are their
+// own word, since the table multiplies the word by an odd constant and takes
+// the slot from the product's high bits, which every key bit reaches (keys
+// that differ only in high bits, multiples of 2^k, still spread). So the
+// hash of an int costs one multiply on the encoder's hottest path.
+inline uint64_t hash_key(uint32_t k) { return k; }
+inline uint64_t hash_key(uint64_t k) { return k; }
 inline uint64_t hash_key(const Int96& k) {
   uint64_t lo = uint64_t{k.words[0]} | (uint64_t{k.words[1]} << 32);
   return fold_multiply(lo ^ kSeedA, uint64_t{k.words[2]} ^ kSeedB);
@@ -140,8 +135,46 @@ inline bool over_load(size_t size, size_t slots, size_t slot_bytes) {
   return size > limit;
 }
 
+// FixedKeyTable goes further, because its lookup (the dictionary
+// encoder's hot loop) is one load, one compare and a branch on whether the
+// key sits in its home slot; a key pushed further along costs a
+// mispredicted branch, some 20 cycles, each time it is looked up. So:
+//  - up to kVerySparseTableBytes the table is kept 1/64 full, and when a key
+//    lands away from home it tries other multipliers (kMultipliers) for one
+//    that puts every key at home: a dictionary of a hundred values then
+//    almost always has none away;
+//  - up to kSparseFixedTableBytes it is kept 1/8 full (about one key in
+//    sixteen away), then half full.
+// Only the slots that hold keys are ever touched, so the empty ones cost
+// address space rather than cache.
+inline constexpr size_t kVerySparseTableBytes = size_t{128} << 10;
+inline constexpr size_t kSparseFixedTableBytes = size_t{1} << 20;
+
+inline bool fixed_key_over_load(size_t size, size_t slots, size_t slot_bytes) {
+  const size_t bytes = slots * slot_bytes;
+  if (bytes <= kVerySparseTableBytes) return size > slots / 64;
+  if (bytes <= kSparseFixedTableBytes) return size > slots / 8;
+  return size > slots / 2;
+}
+
+// Odd multipliers with well-mixed bits (MurmurHash3's and SplitMix64's
+// finalisers, then random odd numbers; not the golden ratio, which common
+// generators already multiply by).
+inline constexpr uint64_t kMultipliers[] = {
+    0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull, 0xbf58476d1ce4e5b9ull, 0x94d049bb133111ebull,
+    0xd6e8feb86659fd93ull, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull, 0x8ebc6af09c88c6e3ull,
+};
+static_assert(
+    [] {
+      for (uint64_t m : kMultipliers)
+        if ((m >> 63) == 0 || (m & 1) == 0) return false;
+      return true;
+    }(),
+    "FixedKeyTable's empty-slot keys need odd multipliers with the top bit set");
+
 // Key -> index, keys stored in the slots. `Key` is compared with ==, so
-// floating-point values go in as their bit patterns.
+// floating-point values go in as their bit patterns. A key's home slot is
+// the high bits of hasher(key) * multiplier().
 template <class Key, class Hasher = KeyHasher>
 class FixedKeyTable {
  public:
@@ -150,6 +183,14 @@ class FixedKeyTable {
     uint32_t index_plus_one;  // 0: empty
   };
 
+  // For integer keys hashed as themselves, an empty slot's key never equals
+  // a key whose home it is: empty slots hold 0, whose home is slot 0, except
+  // slot 0 itself, which holds 1 (whose home is not 0: every multiplier has
+  // its top bit set). So a lookup that finds its key at home need not also
+  // test that the slot is in use.
+  static constexpr bool kEmptyNeverMatchesAtHome =
+      std::is_same_v<Hasher, KeyHasher> && (std::is_same_v<Key, uint32_t> || std::is_same_v<Key, uint64_t>);
+
   FixedKeyTable() { clear(); }
 
   size_t size() const { return size_; }
@@ -157,13 +198,21 @@ class FixedKeyTable {
 
   void clear() {
     size_ = 0;
+    multiplier_ = kMultipliers[0];
     allocate(kInitialSlots);
   }
 
-  // Where `key` is, or the empty slot where it would go. The probe loop is
-  // written out in the encoder's put loop for speed; this is for the rest.
+  // The home slot of a key whose hasher() word is `word`.
+  static size_t home_of(uint64_t word, uint64_t multiplier, int shift) {
+    return static_cast<size_t>((word * multiplier) >> shift);
+  }
+  size_t home(const Key& key) const { return home_of(hasher_(key), multiplier_, shift_); }
+
+  // Where `key` is, or the empty slot where it would go. The home-slot test
+  // is written out in the encoder's put loop for speed; this is for the
+  // rest.
   Slot* find(const Key& key) const {
-    size_t pos = hasher_(key) & mask_;
+    size_t pos = home(key);
     Slot* slots = this->slots();
     while (slots[pos].index_plus_one != 0 && !(slots[pos].key == key)) pos = (pos + 1) & mask_;
     return &slots[pos];
@@ -177,19 +226,41 @@ class FixedKeyTable {
     at->key = key;
     at->index_plus_one = index + 1;
     ++size_;
-    if (over_load(size_, capacity(), sizeof(Slot))) rebuild(capacity() * 2, keys_in_order);
+    if (fixed_key_over_load(size_, capacity(), sizeof(Slot))) {
+      rebuild(capacity() * 2, keys_in_order);
+    } else if (at != &slots()[home(key)] && capacity() * sizeof(Slot) <= kVerySparseTableBytes) {
+      rehome(keys_in_order);
+    }
     return index;
   }
 
   Slot* slots() const { return const_cast<Slot*>(slots_.template data_as<Slot>()); }
   size_t mask() const { return mask_; }
+  uint64_t multiplier() const { return multiplier_; }
+  int shift() const { return shift_; }
   const Hasher& hasher() const { return hasher_; }
+  // How many keys sit away from their home slot.
+  size_t away_from_home() const {
+    size_t away = 0;
+    for (size_t i = 0; i <= mask_; ++i) away += slots()[i].index_plus_one != 0 && home(slots()[i].key) != i;
+    return away;
+  }
 
  private:
   void allocate(size_t slots) {
     slots_.resize(slots * sizeof(Slot));
     std::memset(slots_.data(), 0, slots_.size());
     mask_ = slots - 1;
+    shift_ = 64 - std::countr_zero(slots);
+    if constexpr (kEmptyNeverMatchesAtHome) this->slots()[0].key = 1;
+  }
+
+  // Empties a slot, keeping the invariant above.
+  void empty_slot(size_t pos) {
+    slots()[pos] = Slot{};
+    if constexpr (kEmptyNeverMatchesAtHome) {
+      if (pos == 0) slots()[0].key = 1;
+    }
   }
 
   void rebuild(size_t slots, const Key* keys_in_order) {
@@ -197,15 +268,52 @@ class FixedKeyTable {
     Slot* s = slots_.template data_as<Slot>();
     for (size_t i = 0; i < size_; ++i) {
       const Key& k = keys_in_order[i];
-      size_t pos = hasher_(k) & mask_;
+      size_t pos = home(k);
       while (s[pos].index_plus_one != 0) pos = (pos + 1) & mask_;
       s[pos].key = k;
       s[pos].index_plus_one = static_cast<uint32_t>(i + 1);
     }
   }
 
+  // Tries the multipliers for one that leaves no key away from home (at
+  // this size such a one usually exists); keeps the best found. Only the
+  // slots holding keys are cleared between tries, not the whole table.
+  void rehome(const Key* keys_in_order) {
+    std::vector<size_t> filled;
+    filled.reserve(size_);
+    auto clear_filled = [&] {
+      for (size_t pos : filled) empty_slot(pos);
+      filled.clear();
+    };
+    auto place_with = [&](uint64_t m) {
+      multiplier_ = m;
+      size_t away = 0;
+      for (size_t i = 0; i < size_; ++i) {
+        size_t pos = home(keys_in_order[i]);
+        away += slots()[pos].index_plus_one != 0;
+        while (slots()[pos].index_plus_one != 0) pos = (pos + 1) & mask_;
+        slots()[pos] = Slot{keys_in_order[i], static_cast<uint32_t>(i + 1)};
+        filled.push_back(pos);
+      }
+      return away;
+    };
+    for (size_t i = 0; i < size_; ++i) filled.push_back(static_cast<size_t>(find(keys_in_order[i]) - slots()));
+    size_t best_away = SIZE_MAX;
+    uint64_t best = multiplier_;
+    for (uint64_t m : kMultipliers) {
+      clear_filled();
+      const size_t away = place_with(m);
+      if (away == 0) return;
+      if (away < best_away) best_away = away, best = m;
+    }
+    clear_filled();
+    place_with(best);
+  }
+
   Buffer slots_;
   size_t mask_ = 0;
+  int shift_ = 64;
+  uint64_t multiplier_ = kMultipliers[0];
   size_t size_ = 0;
   [[no_unique_address]] Hasher hasher_;
 };

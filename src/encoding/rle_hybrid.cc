@@ -8,10 +8,10 @@
 #include <limits>
 #include <string>
 
+#include "encoding/simd_fill.h"
 #include "parq/encoding/bit_packing.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
-#include "encoding/simd_fill.h"
 
 namespace parq::encoding {
 namespace {
@@ -315,7 +315,26 @@ __attribute__((target("avx2,bmi2"))) uint32_t or_all_avx2(const uint32_t* v, siz
   return any;
 }
 
+// Two groups a compare: each lane against its group's first value.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi2"))) size_t literal_groups_avx512(const uint32_t* v,
+                                                                                            size_t max) {
+  const __m512i firsts = _mm512_set_epi32(8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+  size_t g = 0;
+  for (; g + 2 <= max; g += 2) {
+    const __m512i a = _mm512_loadu_si512(v + g * kGroup);
+    const uint32_t eq = _mm512_cmpeq_epi32_mask(a, _mm512_permutexvar_epi32(firsts, a));
+    if (((eq & 0xff) == 0xff) | ((eq >> 8) == 0xff)) return g + ((eq & 0xff) == 0xff ? 0 : 1);
+  }
+  return g + literal_groups_avx2(v + g * kGroup, max - g);
+}
+
 inline bool use_avx2() { return simd_level() >= SimdLevel::kAvx2; }
+
+inline size_t literal_groups(const uint32_t* v, size_t max, SimdLevel level) {
+  if (level >= SimdLevel::kAvx512) return literal_groups_avx512(v, max);
+  if (level >= SimdLevel::kAvx2) return literal_groups_avx2(v, max);
+  return literal_groups_scalar(v, max);
+}
 
 }  // namespace
 
@@ -332,7 +351,8 @@ void RleBitPackedEncoder::commit_group(const uint32_t* group) {
 }
 
 void RleBitPackedEncoder::put_span(const uint32_t* v, size_t n) {
-  const bool avx2 = use_avx2();
+  const SimdLevel level = simd_level();
+  const bool avx2 = level >= SimdLevel::kAvx2;
   size_t i = 0;
   while (i < n) {
     if (repeat_count_ >= kGroup) {
@@ -354,7 +374,7 @@ void RleBitPackedEncoder::put_span(const uint32_t* v, size_t n) {
     // On a group boundary: take consecutive literal groups straight from the
     // input and pack them in one call.
     const size_t whole = (n - i) / kGroup;
-    const size_t groups = avx2 ? literal_groups_avx2(v + i, whole) : literal_groups_scalar(v + i, whole);
+    const size_t groups = literal_groups(v + i, whole, level);
     if (groups > 0) {
       append_literal_groups(v + i, groups);
       i += groups * kGroup;
@@ -403,6 +423,7 @@ void RleBitPackedEncoder::put_values(const T* values, size_t n) {
 }
 
 void RleBitPackedEncoder::put(const uint32_t* values, size_t n) { put_values(values, n); }
+void RleBitPackedEncoder::put_within_width(const uint32_t* values, size_t n) { put_span(values, n); }
 void RleBitPackedEncoder::put(const int16_t* values, size_t n) { put_values(values, n); }
 void RleBitPackedEncoder::put(const uint8_t* values, size_t n) { put_values(values, n); }
 

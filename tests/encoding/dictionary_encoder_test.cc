@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -441,11 +442,62 @@ TEST(HashTable, HashedIndexTableSeparatesEqualHashes) {
   }
 }
 
-TEST(HashTable, HashesDifferingOnlyInHighBitsSpread) {
-  // The multiply-fold must carry high key bits into the low (slot) bits.
-  std::map<uint64_t, int> low_bits;
-  for (uint64_t i = 0; i < 1024; ++i) ++low_bits[hashing::hash_key(i << 54) & 1023];
-  EXPECT_GT(low_bits.size(), 500u);
+TEST(HashTable, KeysDifferingOnlyInHighOrLowBitsSpread) {
+  // A key's slot is the high bits of key * multiplier; keys that differ only
+  // in their high bits, or only in their low bits (ids, arithmetic
+  // sequences), must spread over a 65536-slot table at least about as well
+  // as random slots would (8 collisions expected for 1024 keys), under
+  // every multiplier a table may pick.
+  for (uint64_t m : kMultipliers) {
+    std::set<size_t> high_keys, sequential, stepped;
+    for (uint64_t i = 0; i < 1024; ++i) {
+      high_keys.insert(FixedKeyTable<uint64_t>::home_of(hashing::hash_key(i << 54), m, 48));
+      sequential.insert(FixedKeyTable<uint64_t>::home_of(hashing::hash_key(i), m, 48));
+      stepped.insert(FixedKeyTable<uint64_t>::home_of(hashing::hash_key(i * 86400), m, 48));
+    }
+    EXPECT_GE(high_keys.size(), 1000u) << std::hex << m;
+    EXPECT_GE(sequential.size(), 1000u) << std::hex << m;
+    EXPECT_GE(stepped.size(), 1000u) << std::hex << m;
+  }
+}
+
+TEST(HashTable, SmallTablesKeepEveryKeyAtHome) {
+  // A hundred random keys: the table picks a multiplier that leaves none
+  // away from its home slot, which the encoder's lookup relies on for speed.
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    FixedKeyTable<uint64_t> table;
+    std::vector<uint64_t> keys;
+    for (int i = 0; i < 100; ++i) {
+      uint64_t k = rng();
+      auto* slot = table.find(k);
+      ASSERT_EQ(slot->index_plus_one, 0u);
+      keys.push_back(k);
+      table.insert(slot, k, keys.data());
+    }
+    EXPECT_EQ(table.away_from_home(), 0u) << "trial " << trial;
+    for (size_t i = 0; i < keys.size(); ++i) EXPECT_EQ(table.find(keys[i])->index_plus_one, i + 1);
+  }
+}
+
+TEST(HashTable, EmptySlotsNeverMatchAKeyAtItsHome) {
+  // Keys 0 and 1 are the empty slots' keys; the lookup at home skips the
+  // emptiness test, so a table without them must still miss them.
+  FixedKeyTable<uint32_t> table;
+  std::vector<uint32_t> keys;
+  for (uint32_t k = 2; k < 40; ++k) {
+    keys.push_back(k);
+    table.insert(table.find(k), k, keys.data());
+  }
+  for (uint32_t k : {0u, 1u}) {
+    const auto& at_home = table.slots()[table.home(k)];
+    EXPECT_FALSE(at_home.key == k && at_home.index_plus_one == 0) << k;
+    EXPECT_EQ(table.find(k)->index_plus_one, 0u);
+  }
+  DictionaryEncoder<int32_t> enc(unlimited());
+  std::vector<int32_t> values = {5, 0, 1, 0, 5, 1, 1, 0};
+  round_trip(values, enc);
+  EXPECT_EQ(enc.num_entries(), 3u);
 }
 
 // ---- byte arrays -----------------------------------------------------------------

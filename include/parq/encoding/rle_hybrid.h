@@ -77,6 +77,10 @@ class RleBitPackedEncoder {
   void put(const uint32_t* values, size_t n);
   void put(const int16_t* values, size_t n);
   void put(const uint8_t* values, size_t n);
+  // put() without its range check, for values the caller knows fit
+  // bit_width (the dictionary encoder's indices); a value that does not fit
+  // corrupts the stream.
+  void put_within_width(const uint32_t* values, size_t n);
 
   // Appends the runs of everything put since reset() to `out` and resets.
   void flush(Buffer& out);
