@@ -64,42 +64,92 @@ std::string_view ByteArrayDictionaryEncoder::entry(size_t i) const {
 ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(ByteArrayDictionaryEncoder&&) noexcept = default;
 ByteArrayDictionaryEncoder& ByteArrayDictionaryEncoder::operator=(ByteArrayDictionaryEncoder&&) noexcept = default;
 
+namespace {
+
+// What the byte-array lookup reads, as the caller holds it in locals.
+struct StringTableView {
+  const HashedIndexTable::Slot* slots;
+  size_t mask;
+  const uint8_t* arena;
+  const uint64_t* starts;
+
+  bool entry_equals(uint32_t entry, const uint8_t* p, uint32_t len) const {
+    const uint8_t* e = arena + starts[entry];
+    uint32_t elen;
+    std::memcpy(&elen, e, sizeof(elen));
+    return elen == len && hashing::bytes_equal(e + kLengthPrefix, p, len);
+  }
+};
+
+// The hot loop, as for fixed-width keys: values found in their home slot
+// (tag and bytes equal) get their index, until the first that is not (away
+// from home, new, or offsets that decrease). Returns how many it did.
+template <bool kPrefetch>
+[[gnu::always_inline]] inline size_t find_strings_at_home(const int32_t* offsets, const uint8_t* data, size_t n,
+                                                          const StringTableView& t, uint32_t* out) {
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (kPrefetch) {
+      if (i + kPrefetchDistance < n) {
+        const size_t j = i + kPrefetchDistance;
+        const int32_t b = offsets[j], e = offsets[j + 1];
+        if (e >= b) __builtin_prefetch(&t.slots[hashing::hash_bytes(data + b, static_cast<size_t>(e - b)) & t.mask]);
+      }
+    }
+    const int32_t begin = offsets[i], end = offsets[i + 1];
+    if (end < begin) [[unlikely]]
+      return i;
+    const uint8_t* p = data + begin;
+    const uint32_t len = static_cast<uint32_t>(end - begin);
+    const uint64_t hash = hashing::hash_bytes(p, len);
+    const HashedIndexTable::Slot& s = t.slots[hash & t.mask];
+    if (s.tag != HashedIndexTable::tag_of(hash) || s.index_plus_one == 0 ||
+        !t.entry_equals(s.index_plus_one - 1, p, len)) [[unlikely]]
+      return i;
+    out[i] = s.index_plus_one - 1;
+  }
+  return n;
+}
+
+size_t find_strings_at_home_cached(const int32_t* offsets, const uint8_t* data, size_t n, const StringTableView& t,
+                                   uint32_t* out) {
+  return find_strings_at_home<false>(offsets, data, n, t, out);
+}
+
+size_t find_strings_at_home_prefetch(const int32_t* offsets, const uint8_t* data, size_t n, const StringTableView& t,
+                                     uint32_t* out) {
+  return find_strings_at_home<true>(offsets, data, n, t, out);
+}
+
+}  // namespace
+
 size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* data, size_t n) {
   Table& t = *table_;
   uint32_t* out = begin_indices(n);
   // Everything the probe reads is held in locals, refreshed after an
   // insert: through t the compiler would reload each pointer per value.
-  const HashedIndexTable::Slot* slots = t.map.slots();
-  size_t mask = t.map.mask();
-  const uint8_t* arena = t.arena.data();
-  const uint64_t* starts = as<uint64_t>(t.starts);
-  auto equal = [&](uint32_t entry, const uint8_t* p, uint32_t len) {
-    const uint8_t* e = arena + starts[entry];
-    uint32_t elen;
-    std::memcpy(&elen, e, sizeof(elen));
-    return elen == len && hashing::bytes_equal(e + kLengthPrefix, p, len);
-  };
-  const bool prefetch = t.map.capacity() * sizeof(HashedIndexTable::Slot) > kCachedTableBytes;
+  auto view_of = [&t] { return StringTableView{t.map.slots(), t.map.mask(), t.arena.data(), as<uint64_t>(t.starts)}; };
+  StringTableView view = view_of();
+  const auto find_run = t.map.capacity() * sizeof(HashedIndexTable::Slot) > kCachedTableBytes
+                            ? &find_strings_at_home_prefetch
+                            : &find_strings_at_home_cached;
   size_t i = 0;
-  for (; i < n; ++i) {
-    int32_t begin = offsets[i];
-    int32_t end = offsets[i + 1];
+  while (true) {
+    i += find_run(offsets + i, data, n - i, view, out + i);
+    if (i == n) break;
+    // Away from home, new, or bad offsets.
+    const int32_t begin = offsets[i];
+    const int32_t end = offsets[i + 1];
     if (end < begin) {
       finish_indices(n, i);
       throw Error("dictionary encoder: byte array offsets decrease at value " + std::to_string(i) + " (" +
                   std::to_string(begin) + " then " + std::to_string(end) + ")");
     }
-    if (prefetch && i + kPrefetchDistance < n) {
-      size_t j = i + kPrefetchDistance;
-      uint64_t ahead = hashing::hash_bytes(data + offsets[j], static_cast<size_t>(offsets[j + 1] - offsets[j]));
-      __builtin_prefetch(&slots[ahead & mask]);
-    }
     const uint8_t* p = data + begin;
-    uint32_t len = static_cast<uint32_t>(end - begin);
-    uint64_t hash = hashing::hash_bytes(p, len);
+    const uint32_t len = static_cast<uint32_t>(end - begin);
+    const uint64_t hash = hashing::hash_bytes(p, len);
     size_t pos;
     uint32_t index = HashedIndexTable::probe(
-        slots, mask, hash, [&](uint32_t entry) { return equal(entry, p, len); }, &pos);
+        view.slots, view.mask, hash, [&](uint32_t entry) { return view.entry_equals(entry, p, len); }, &pos);
     if (index == UINT32_MAX) {
       if (!fits(kLengthPrefix + len)) {
         limit_reached_ = true;
@@ -107,12 +157,9 @@ size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* da
       }
       index = t.add(&t.map.slots()[pos], hash, p, len);
       count_entry(kLengthPrefix + len);
-      slots = t.map.slots();
-      mask = t.map.mask();
-      arena = t.arena.data();
-      starts = as<uint64_t>(t.starts);
+      view = view_of();
     }
-    out[i] = index;
+    out[i++] = index;
   }
   finish_indices(n, i);
   return i;

@@ -1,7 +1,7 @@
 // Open-addressing hash tables behind the dictionary encoders: value -> dense
 // index (0, 1, 2, ... in order of first appearance). Linear probing over a
-// power-of-two array kept at most half full, so a miss ends at an empty slot
-// after a probe or two.
+// power-of-two array kept at most half full (far less while small, see
+// over_load), so a miss ends at an empty slot after a probe or two.
 //
 // Two shapes:
 //  - FixedKeyTable: keys of 4, 8 or 12 bytes live in the slot itself, so a hit
@@ -124,36 +124,26 @@ struct KeyHasher {
 
 inline constexpr size_t kInitialSlots = 64;
 
-// Tables that fit in L1/L2 are kept at most a quarter full, larger ones at
-// most half: in a small table nearly every lookup is a hit, and a hit past
-// its first slot is a branch the predictor cannot learn, which costs more
-// than the memory; in a large one each extra slot is a cache miss.
-inline constexpr size_t kSparseTableBytes = size_t{64} << 10;
-
-inline bool over_load(size_t size, size_t slots, size_t slot_bytes) {
-  size_t limit = slots * slot_bytes <= kSparseTableBytes ? slots / 4 : slots / 2;
-  return size > limit;
-}
-
-// FixedKeyTable goes further, because its lookup (the dictionary
-// encoder's hot loop) is one load, one compare and a branch on whether the
-// key sits in its home slot; a key pushed further along costs a
-// mispredicted branch, some 20 cycles, each time it is looked up. So:
-//  - up to kVerySparseTableBytes the table is kept 1/64 full, and when a key
-//    lands away from home it tries other multipliers (kMultipliers) for one
-//    that puts every key at home: a dictionary of a hundred values then
-//    almost always has none away;
-//  - up to kSparseFixedTableBytes it is kept 1/8 full (about one key in
-//    sixteen away), then half full.
-// Only the slots that hold keys are ever touched, so the empty ones cost
+// How full a table may get. The encoders' lookups are one load, one
+// compare and a branch on whether the value sits in its home slot; a value
+// pushed further along costs a mispredicted branch, some 20 cycles, each
+// time it is looked up, and with linear probing about half the load factor
+// of the values sit away from home. So:
+//  - up to kVerySparseTableBytes a table is kept 1/64 full (FixedKeyTable
+//    also tries other multipliers, kMultipliers, when a key lands away from
+//    home, for one that puts every key at home: a dictionary of a hundred
+//    values then almost always has none away);
+//  - up to kSparseTableBytes it is kept 1/8 full (about one value in
+//    sixteen away), then half full, where each extra slot is a cache miss.
+// Only the slots that hold values are ever touched, so the empty ones cost
 // address space rather than cache.
 inline constexpr size_t kVerySparseTableBytes = size_t{128} << 10;
-inline constexpr size_t kSparseFixedTableBytes = size_t{1} << 20;
+inline constexpr size_t kSparseTableBytes = size_t{1} << 20;
 
-inline bool fixed_key_over_load(size_t size, size_t slots, size_t slot_bytes) {
+inline bool over_load(size_t size, size_t slots, size_t slot_bytes) {
   const size_t bytes = slots * slot_bytes;
   if (bytes <= kVerySparseTableBytes) return size > slots / 64;
-  if (bytes <= kSparseFixedTableBytes) return size > slots / 8;
+  if (bytes <= kSparseTableBytes) return size > slots / 8;
   return size > slots / 2;
 }
 
@@ -226,7 +216,7 @@ class FixedKeyTable {
     at->key = key;
     at->index_plus_one = index + 1;
     ++size_;
-    if (fixed_key_over_load(size_, capacity(), sizeof(Slot))) {
+    if (over_load(size_, capacity(), sizeof(Slot))) {
       rebuild(capacity() * 2, keys_in_order);
     } else if (at != &slots()[home(key)] && capacity() * sizeof(Slot) <= kVerySparseTableBytes) {
       rehome(keys_in_order);
