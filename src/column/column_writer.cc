@@ -561,6 +561,16 @@ void ColumnWriter::finish_bloom_filter(ColumnChunkPages& out) {
   filter.write(out.bloom_filter);
 }
 
+void ColumnWriter::recycle(ColumnChunkPages&& written) {
+  auto take_back = [](Buffer& mine, Buffer& theirs) {
+    if (mine.size() != 0 || theirs.capacity() <= mine.capacity()) return;
+    theirs.clear();
+    mine = std::move(theirs);
+  };
+  take_back(chunk_.data_pages, written.data_pages);
+  take_back(chunk_.dictionary_page, written.dictionary_page);
+}
+
 ColumnChunkPages ColumnWriter::finish() {
   flush_page();
   ColumnChunkPages out = std::move(chunk_);

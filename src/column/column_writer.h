@@ -64,6 +64,10 @@ class ColumnWriter {
   void write(const ShreddedLeaf& leaf);
   // Ends the chunk and starts the next one.
   ColumnChunkPages finish();
+  // Takes back the page buffers of a chunk finish() returned, once they are
+  // written out, so that the next chunk fills the same memory instead of
+  // growing fresh buffers (page faults and copies) every row group.
+  void recycle(ColumnChunkPages&& written);
 
   // Compressed bytes of the chunk's finished pages plus the open page's
   // estimate: what the row group holds in memory for this column.

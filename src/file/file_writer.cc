@@ -187,6 +187,7 @@ class FileWriter::Impl {
       if (chunk.column_index || chunk.offset_index || !chunk.bloom_filter.empty())
         extras_.push_back({metadata_.row_groups.size(), i, std::move(chunk.column_index), std::move(chunk.offset_index),
                            std::move(chunk.bloom_filter)});
+      columns_[i]->recycle(std::move(chunk));
     }
     group.total_compressed_size = compressed;
     metadata_.num_rows += group_rows_;
