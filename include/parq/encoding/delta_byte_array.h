@@ -77,8 +77,10 @@ class DeltaByteArrayEncoder {
 
  private:
   void put_one(const uint8_t* value, size_t length, int32_t& prefix, int32_t& suffix);
+  // Values come from next(i) and lie before input_end, which bounds the
+  // encoder's 16-byte reads.
   template <class Next>
-  void put_values(size_t n, Next next);
+  void put_values(size_t n, const uint8_t* input_end, Next next);
 
   DeltaBinaryPackedEncoder<int32_t> prefixes_;
   DeltaBinaryPackedEncoder<int32_t> suffix_lengths_;
