@@ -302,16 +302,22 @@ __attribute__((target(PARQ_AVX512_TARGET))) void encode3_avx512(const uint8_t* v
                                                                 size_t stride) {
   static constexpr Encode3Tables kTables = make_encode3_tables();
   size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
+  // Two steps at a time, so that each stream gets 128 contiguous bytes.
+  for (; i + 128 <= n; i += 128) {
     const uint8_t* v = values + i * 3;
-    const __m512i a = _mm512_loadu_si512(v);
-    const __m512i b = _mm512_loadu_si512(v + 64);
-    const __m512i c = _mm512_loadu_si512(v + 128);
+    const __m512i a0 = _mm512_loadu_si512(v), b0 = _mm512_loadu_si512(v + 64), c0 = _mm512_loadu_si512(v + 128);
+    const __m512i a1 = _mm512_loadu_si512(v + 192), b1 = _mm512_loadu_si512(v + 256);
+    const __m512i c1 = _mm512_loadu_si512(v + 320);
     for (int stream = 0; stream < 3; ++stream) {
-      const __m512i low = _mm512_permutex2var_epi8(a, _mm512_load_si512(kTables.low[stream]), b);
-      const __m512i all =
-          _mm512_mask_permutexvar_epi8(low, kTables.from_high[stream], _mm512_load_si512(kTables.high[stream]), c);
-      _mm512_storeu_si512(out + stream * stride + i, all);
+      const __m512i low_index = _mm512_load_si512(kTables.low[stream]);
+      const __m512i high_index = _mm512_load_si512(kTables.high[stream]);
+      const __mmask64 high = kTables.from_high[stream];
+      const __m512i s0 =
+          _mm512_mask_permutexvar_epi8(_mm512_permutex2var_epi8(a0, low_index, b0), high, high_index, c0);
+      const __m512i s1 =
+          _mm512_mask_permutexvar_epi8(_mm512_permutex2var_epi8(a1, low_index, b1), high, high_index, c1);
+      _mm512_storeu_si512(out + stream * stride + i, s0);
+      _mm512_storeu_si512(out + stream * stride + i + 64, s1);
     }
   }
   encode_fixed_scalar<3>(values, i, n, out, stride);
