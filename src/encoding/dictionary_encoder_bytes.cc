@@ -2,6 +2,7 @@
 // encoding/dictionary_encoder.h. Each entry's bytes are stored once, in an
 // arena that is already the PLAIN dictionary page, and its 64-bit hash is
 // kept beside it so the table grows without re-hashing strings.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -81,12 +82,28 @@ struct StringTableView {
   }
 };
 
+inline uint64_t load64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// The low `bits` bits of x (all of it from 64 on), without a branch.
+inline uint64_t low_bits(uint64_t x, size_t bits) {
+  const uint64_t keep = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << (bits & 63)) - 1;
+  return x & keep;
+}
+
 // The hot loop, as for fixed-width keys: values found in their home slot
 // (tag and bytes equal) get their index, until the first that is not (away
 // from home, new, or offsets that decrease). Returns how many it did.
+// Values of up to 16 bytes with 16 readable bytes after their start (input
+// up to input_end; the arena has a Buffer's padding) are hashed and compared
+// as two masked words, without branching on their length.
 template <bool kPrefetch>
 [[gnu::always_inline]] inline size_t find_strings_at_home(const int32_t* offsets, const uint8_t* data, size_t n,
-                                                          const StringTableView& t, uint32_t* out) {
+                                                          const uint8_t* input_end, const StringTableView& t,
+                                                          uint32_t* out) {
   for (size_t i = 0; i < n; ++i) {
     if constexpr (kPrefetch) {
       if (i + kPrefetchDistance < n) {
@@ -100,6 +117,23 @@ template <bool kPrefetch>
       return i;
     const uint8_t* p = data + begin;
     const uint32_t len = static_cast<uint32_t>(end - begin);
+    if (len <= hashing::kShortString && input_end - p >= 16) [[likely]] {
+      const uint64_t lo = low_bits(load64(p), size_t{8} * len);
+      const uint64_t hi = len > 8 ? low_bits(load64(p + 8), size_t{8} * (len - 8)) : 0;
+      const uint64_t hash = hashing::hash_short(lo, hi, len);
+      const HashedIndexTable::Slot& s = t.slots[hash & t.mask];
+      if (s.tag != HashedIndexTable::tag_of(hash) || s.index_plus_one == 0) [[unlikely]]
+        return i;
+      const uint8_t* e = t.arena + t.starts[s.index_plus_one - 1];
+      uint32_t elen;
+      std::memcpy(&elen, e, sizeof(elen));
+      const uint64_t elo = low_bits(load64(e + kLengthPrefix), size_t{8} * len);
+      const uint64_t ehi = len > 8 ? low_bits(load64(e + kLengthPrefix + 8), size_t{8} * (len - 8)) : 0;
+      if ((elen != len) | (elo != lo) | (ehi != hi)) [[unlikely]]
+        return i;
+      out[i] = s.index_plus_one - 1;
+      continue;
+    }
     const uint64_t hash = hashing::hash_bytes(p, len);
     const HashedIndexTable::Slot& s = t.slots[hash & t.mask];
     if (s.tag != HashedIndexTable::tag_of(hash) || s.index_plus_one == 0 ||
@@ -110,14 +144,14 @@ template <bool kPrefetch>
   return n;
 }
 
-size_t find_strings_at_home_cached(const int32_t* offsets, const uint8_t* data, size_t n, const StringTableView& t,
-                                   uint32_t* out) {
-  return find_strings_at_home<false>(offsets, data, n, t, out);
+size_t find_strings_at_home_cached(const int32_t* offsets, const uint8_t* data, size_t n, const uint8_t* input_end,
+                                   const StringTableView& t, uint32_t* out) {
+  return find_strings_at_home<false>(offsets, data, n, input_end, t, out);
 }
 
-size_t find_strings_at_home_prefetch(const int32_t* offsets, const uint8_t* data, size_t n, const StringTableView& t,
-                                     uint32_t* out) {
-  return find_strings_at_home<true>(offsets, data, n, t, out);
+size_t find_strings_at_home_prefetch(const int32_t* offsets, const uint8_t* data, size_t n, const uint8_t* input_end,
+                                     const StringTableView& t, uint32_t* out) {
+  return find_strings_at_home<true>(offsets, data, n, input_end, t, out);
 }
 
 }  // namespace
@@ -132,9 +166,12 @@ size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* da
   const auto find_run = t.map.capacity() * sizeof(HashedIndexTable::Slot) > kCachedTableBytes
                             ? &find_strings_at_home_prefetch
                             : &find_strings_at_home_cached;
+  // The values' bytes end at the largest offset; decreasing offsets are
+  // caught value by value, so the first and last bound what may be read.
+  const uint8_t* input_end = data + (n > 0 ? std::max(offsets[0], offsets[n]) : 0);
   size_t i = 0;
   while (true) {
-    i += find_run(offsets + i, data, n - i, view, out + i);
+    i += find_run(offsets + i, data, n - i, input_end, view, out + i);
     if (i == n) break;
     // Away from home, new, or bad offsets.
     const int32_t begin = offsets[i];
