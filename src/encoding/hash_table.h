@@ -77,7 +77,7 @@ inline uint64_t hash_short(uint64_t lo, uint64_t hi, size_t n) { return fold_mul
 inline uint64_t hash_bytes(const uint8_t* p, size_t n) {
   if (n <= kShortString) {
     uint64_t words[2] = {0, 0};
-    std::memcpy(words, p, n);
+    if (n != 0) std::memcpy(words, p, n);  // p may be null for an empty string
     return hash_short(words[0], words[1], n);
   }
 #ifdef PARQ_HAVE_XXHASH
