@@ -33,8 +33,6 @@ std::vector<SimdLevel> levels() {
   return out;
 }
 
-std::vector<uint8_t> bytes_of(const Buffer& b) { return {b.data(), b.data() + b.size()}; }
-
 std::string header_bytes(int32_t num_bytes, bool block = true, bool xxhash = true, bool uncompressed = true) {
   format::BloomFilterHeader h;
   h.num_bytes = num_bytes;

@@ -541,8 +541,12 @@ TEST(StatisticsBuilderTest, RandomTruncatedBoundsStillBound) {
         EXPECT_LE(s->compare(s->min_bytes(), v), 0);
         EXPECT_GE(s->compare(s->max_bytes(), v), 0);
       }
-      if (s->min_exact()) EXPECT_LE(s->min_bytes().size(), limit);
-      if (!s->max_exact()) EXPECT_LE(s->max_bytes().size(), limit);
+      if (s->min_exact()) {
+        EXPECT_LE(s->min_bytes().size(), limit);
+      }
+      if (!s->max_exact()) {
+        EXPECT_LE(s->max_bytes().size(), limit);
+      }
       if (text) {
         EXPECT_TRUE(valid_utf8(s->min_bytes()));
         EXPECT_TRUE(valid_utf8(s->max_bytes()));

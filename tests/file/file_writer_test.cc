@@ -553,7 +553,9 @@ TEST_F(FileWriterOnDisk, KilledWriterLeavesTheTargetUntouched) {
   // The killed writer's temporary stays (nothing ran to remove it), hidden
   // and never under the target's name.
   for (const auto& e : fs::directory_iterator(dir_))
-    if (e.path() != target) EXPECT_EQ(e.path().filename().string().rfind(".out.parquet.parq-", 0), 0u);
+    if (e.path() != target) {
+      EXPECT_EQ(e.path().filename().string().rfind(".out.parquet.parq-", 0), 0u);
+    }
   ::close(ready[0]);
   ::close(ready[1]);
 }
