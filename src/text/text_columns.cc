@@ -167,6 +167,9 @@ Field field_of(const TextType& t) {
     case K::kList:
       f = Field::list(t.name, field_of(t.children.at(0)));
       break;
+    case K::kMap:
+      f = Field::map(t.name, field_of(t.children.at(0)), field_of(t.children.at(1)));
+      break;
     default:
       break;
   }
@@ -193,7 +196,17 @@ TextType type_of_node(const SchemaNode& n) {
       t.children.push_back(std::move(element));
       return t;
     }
-    if (l.MAP || n.converted_type() == format::ConvertedType::MAP) unsupported(n, "a map");
+    if (l.MAP || n.converted_type() == format::ConvertedType::MAP ||
+        n.converted_type() == format::ConvertedType::MAP_KEY_VALUE) {
+      const SchemaNode& rep = n.child(0);
+      if (n.num_children() != 1 || !rep.is_group() || rep.num_children() == 0 || rep.num_children() > 2)
+        unsupported(n, "a map without a key-value group");
+      if (rep.num_children() == 1) unsupported(n, "a map without values");
+      t.kind = K::kMap;
+      t.children.push_back(type_of_node(rep.child(0)));
+      t.children.push_back(type_of_node(rep.child(1)));
+      return t;
+    }
     t.kind = K::kStruct;
     for (size_t i = 0; i < n.num_children(); ++i) t.children.push_back(type_of_node(n.child(i)));
     return t;
@@ -380,6 +393,7 @@ struct BatchBuilder::Column {
   Buffer values;
   std::vector<std::unique_ptr<Column>> children;
   std::string scratch;
+  TextRow key_row_;  // append_text's one-node row, reused
 
   Column(const TextType& t, const std::string& parent) : type(t), storage(storage_of(t)) {
     path = parent.empty() ? t.name : parent + "." + t.name;
@@ -393,7 +407,8 @@ struct BatchBuilder::Column {
     validity.clear();
     offsets.clear();
     values.clear();
-    if (type.kind == K::kList || storage == format::Type::BYTE_ARRAY) offsets.append_value<int32_t>(0);
+    if (type.kind == K::kList || type.kind == K::kMap || storage == format::Type::BYTE_ARRAY)
+      offsets.append_value<int32_t>(0);
   }
 
   void set_valid(bool valid) {
@@ -419,6 +434,7 @@ struct BatchBuilder::Column {
         for (auto& c : children) c->append_null_slot();
         return;
       case K::kList:
+      case K::kMap:
         offsets.append_value(static_cast<int32_t>(children[0]->length));
         return;
       default:
@@ -431,7 +447,7 @@ struct BatchBuilder::Column {
     set_valid(false);
     if (type.kind == K::kStruct) {
       for (auto& c : children) c->append_null_slot();
-    } else if (type.kind == K::kList) {
+    } else if (type.kind == K::kList || type.kind == K::kMap) {
       offsets.append_value(static_cast<int32_t>(children[0]->length));
     } else {
       append_zero();
@@ -463,10 +479,58 @@ struct BatchBuilder::Column {
         return append_struct(row, at);
       case K::kList:
         return append_list(row, at);
+      case K::kMap:
+        return append_map(row, at);
       default:
         set_valid(true);
         append_scalar(row, at);
     }
+  }
+
+  // A map is either what `parq cat` prints, an array of {"key": k, "value":
+  // v} objects, or a JSON object {k: v, ...} whose member names are parsed
+  // as keys of the key's type.
+  void append_map(const TextRow& row, size_t at) {
+    const TextNode& n = row.nodes[at];
+    if (n.kind != NodeKind::kArray && n.kind != NodeKind::kObject) bad(n, "a map (an object, or an array of entries)");
+    set_valid(true);
+    Column& keys = *children[0];
+    Column& values = *children[1];
+    size_t child = at + 1;
+    for (uint32_t i = 0; i < n.size; ++i) {
+      const TextNode& entry = row.nodes[child];
+      if (n.kind == NodeKind::kObject) {
+        keys.append_text(entry.key);
+        values.append(row, child);
+      } else {
+        if (entry.kind != NodeKind::kObject) bad(entry, "a map entry ({\"key\": ..., \"value\": ...})");
+        size_t cursor = child + 1;
+        const size_t key = find_member(row, child, "key", cursor);
+        if (key == SIZE_MAX || row.nodes[key].kind == NodeKind::kNull)
+          throw Error("column " + path + ": a map entry has no key");
+        keys.append(row, key);
+        cursor = child + 1;
+        const size_t value = find_member(row, child, "value", cursor);
+        if (value == SIZE_MAX) {
+          values.append_null();
+        } else {
+          values.append(row, value);
+        }
+      }
+      child += entry.span + 1;
+    }
+    offsets.append_value(static_cast<int32_t>(keys.length));
+  }
+
+  // A value given as bare text (a JSON member name used as a map key).
+  void append_text(std::string_view text) {
+    key_row_.clear();
+    TextNode node;
+    node.kind = NodeKind::kText;
+    node.quoted = true;
+    node.text = text;
+    key_row_.nodes.push_back(node);
+    append(key_row_, 0);
   }
 
   void append_struct(const TextRow& row, size_t at) {
@@ -611,9 +675,11 @@ struct BatchBuilder::Column {
     a.length = length;
     a.null_count = nulls;
     if (nulls != 0) a.validity = std::move(validity);
-    if (type.kind == K::kStruct || type.kind == K::kList) {
-      a.kind = type.kind == K::kStruct ? ArrayKind::kStruct : ArrayKind::kList;
-      if (type.kind == K::kList) a.offsets = std::move(offsets);
+    if (type.kind == K::kStruct || type.kind == K::kList || type.kind == K::kMap) {
+      a.kind = type.kind == K::kStruct ? ArrayKind::kStruct
+               : type.kind == K::kList ? ArrayKind::kList
+                                       : ArrayKind::kMap;
+      if (type.kind != K::kStruct) a.offsets = std::move(offsets);
       for (auto& c : children) a.children.push_back(c->finish());
     } else {
       a.type = value_type();

@@ -93,6 +93,51 @@ TEST_F(ConvertCommand, SchemaOverride) {
   EXPECT_FALSE(fs::exists(path("bad.parquet")));
 }
 
+TEST_F(ConvertCommand, MapsFromASchema) {
+  // A map is filled from a JSON object (member names parsed as keys of the
+  // key's type) or from what `parq cat` prints, an array of key/value
+  // entries; the latter round-trips.
+  const std::string schema = file("s.txt",
+                                  "message m { required int32 id;"
+                                  " optional group attrs (MAP) { repeated group key_value {"
+                                  " required binary key (STRING); optional double value; } }"
+                                  " optional group codes (MAP) { repeated group key_value {"
+                                  " required int32 key; optional binary value (STRING); } } }");
+  const std::string in =
+      file("in.jsonl",
+           "{\"id\":1,\"attrs\":{\"a\":1.5,\"b\":null},\"codes\":{\"7\":\"seven\",\"-2\":\"minus\"}}\n"
+           "{\"id\":2,\"attrs\":[{\"key\":\"x\",\"value\":2.25},{\"key\":\"y\"}],\"codes\":[]}\n"
+           "{\"id\":3,\"attrs\":null,\"codes\":{}}\n"
+           "{\"id\":4}\n");
+  CommandResult r = run_tool({"convert", in, path("out.parquet"), "--schema", schema});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string expected =
+      "{\"id\":1,\"attrs\":[{\"key\":\"a\",\"value\":1.5},{\"key\":\"b\",\"value\":null}],"
+      "\"codes\":[{\"key\":7,\"value\":\"seven\"},{\"key\":-2,\"value\":\"minus\"}]}\n"
+      "{\"id\":2,\"attrs\":[{\"key\":\"x\",\"value\":2.25},{\"key\":\"y\",\"value\":null}],\"codes\":[]}\n"
+      "{\"id\":3,\"attrs\":null,\"codes\":[]}\n"
+      "{\"id\":4,\"attrs\":null,\"codes\":null}\n";
+  EXPECT_EQ(run_tool({"cat", path("out.parquet")}).out, expected);
+  EXPECT_THAT(run_tool({"schema", path("out.parquet")}).out, HasSubstr("optional group codes (MAP)"));
+
+  const std::string back = file("back.jsonl", expected);
+  ASSERT_EQ(run_tool({"convert", back, path("back.parquet"), "--schema", schema}).exit_code, 0);
+  EXPECT_EQ(run_tool({"cat", path("back.parquet")}).out, expected);
+
+  CommandResult bad_key = run_tool(
+      {"convert", file("k.jsonl", "{\"id\":5,\"codes\":{\"x\":\"bad\"}}\n"), path("k.parquet"), "--schema", schema});
+  EXPECT_EQ(bad_key.exit_code, 1);
+  EXPECT_THAT(bad_key.err, HasSubstr("line 1: column codes.key: 'x' is not an integer"));
+  CommandResult no_key = run_tool(
+      {"convert", file("n.jsonl", "{\"id\":5,\"attrs\":[{\"value\":1}]}\n"), path("n.parquet"), "--schema", schema});
+  EXPECT_EQ(no_key.exit_code, 1);
+  EXPECT_THAT(no_key.err, HasSubstr("column attrs: a map entry has no key"));
+  CommandResult scalar =
+      run_tool({"convert", file("s.jsonl", "{\"id\":5,\"attrs\":3}\n"), path("s.parquet"), "--schema", schema});
+  EXPECT_EQ(scalar.exit_code, 1);
+  EXPECT_THAT(scalar.err, HasSubstr("column attrs: '3' is not a map"));
+}
+
 TEST_F(ConvertCommand, MalformedInputsAndUsage) {
   CommandResult json = run_tool({"convert", file("a.jsonl", "{\"a\":1}\n{\"a\":\n"), path("o.parquet")});
   EXPECT_EQ(json.exit_code, 1);

@@ -87,6 +87,7 @@ struct TextType {
     kString,
     kStruct,
     kList,
+    kMap,  // children: key, value; from --schema only (objects infer as structs)
   };
   Kind kind = kUnknown;
   std::string name;
@@ -95,7 +96,7 @@ struct TextType {
   bool utc = false;
   int32_t precision = 0;
   int32_t scale = 0;
-  std::vector<TextType> children;  // struct fields, or the list's element
+  std::vector<TextType> children;  // struct fields, the list's element, or a map's key and value
 };
 
 // Merges row after row into a type (the root is a struct of the columns).
@@ -112,7 +113,8 @@ class TypeInference {
 // The schema of a type tree (three-level lists named "element").
 Schema schema_of(const TextType& root);
 // The type tree of a schema, for --schema; throws parq::Error for a field
-// type convert cannot fill from text (INT96, INTERVAL, maps, ...).
+// type convert cannot fill from text (INT96, INTERVAL, maps without values,
+// ...).
 TextType type_of(const Schema& schema);
 
 // Appends rows to column builders and hands out batches of the schema's
