@@ -1,4 +1,5 @@
-// Short-copy helpers of the byte-array codecs (PLAIN and DELTA_BYTE_ARRAY):
+// Short-copy helpers of the byte-array codecs (PLAIN, DELTA_BYTE_ARRAY and
+// the dictionary encoder's short strings):
 // values are mostly a few dozen bytes, where memcpy's size dispatch costs
 // more than the copy itself, so these copy in whole 16/32-byte vectors and
 // let the caller guarantee room for the overshoot (Buffer padding on the
@@ -18,6 +19,12 @@ namespace parq::encoding::bytes {
 inline uint32_t load_u32(const uint8_t* p) {
   uint32_t v;
   std::memcpy(&v, p, 4);
+  return v;
+}
+
+inline uint64_t load_u64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
   return v;
 }
 

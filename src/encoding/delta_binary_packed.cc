@@ -386,8 +386,13 @@ T block_min_portable(const std::make_unsigned_t<T>* d, size_t n) {
 __attribute__((target("avx512f,avx512vl"))) int64_t block_min_avx512(const uint64_t* d, size_t n) {
   __m512i m = _mm512_set1_epi64(std::numeric_limits<int64_t>::max());
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) m = _mm512_min_epi64(m, _mm512_loadu_si512(d + i));
-  int64_t min = _mm512_reduce_min_epi64(m);
+  // The merge-masked form: GCC 12's _mm512_min_epi64 passes an undefined
+  // operand that -Wmaybe-uninitialized flags.
+  for (; i + 8 <= n; i += 8) m = _mm512_mask_min_epi64(m, 0xff, m, _mm512_loadu_si512(d + i));
+  // Reduced through memory: GCC 12's _mm512_reduce_* warn the same way.
+  alignas(64) int64_t lanes[8];
+  _mm512_store_si512(lanes, m);
+  int64_t min = *std::min_element(lanes, lanes + 8);
   for (; i < n; ++i) min = std::min(min, static_cast<int64_t>(d[i]));
   return min;
 }
@@ -412,9 +417,30 @@ __attribute__((target("avx512f,avx512vl"))) uint64_t subtract_min_avx512(uint64_
     _mm512_storeu_si512(mb + i, v);
     bits = _mm512_or_si512(bits, v);
   }
-  uint64_t any = static_cast<uint64_t>(_mm512_reduce_or_epi64(bits));
+  alignas(64) uint64_t lanes[8];
+  _mm512_store_si512(lanes, bits);
+  uint64_t any = 0;
+  for (uint64_t lane : lanes) any |= lane;
   for (; i < n; ++i) any |= (mb[i] -= umin);
   return any;
+}
+
+// The kernel for T: AVX-512 for 64-bit deltas (32-bit ones vectorise
+// without it).
+template <class T>
+T block_min(const std::make_unsigned_t<T>* d, size_t n, bool avx512) {
+  if constexpr (sizeof(T) == 8) {
+    if (avx512) return block_min_avx512(d, n);
+  }
+  return block_min_portable<T>(d, n);
+}
+
+template <class U>
+U subtract_min(U* mb, size_t n, U umin, bool avx512) {
+  if constexpr (sizeof(U) == 8) {
+    if (avx512) return subtract_min_avx512(mb, n, umin);
+  }
+  return subtract_min_portable(mb, n, umin);
 }
 
 }  // namespace
@@ -422,13 +448,8 @@ __attribute__((target("avx512f,avx512vl"))) uint64_t subtract_min_avx512(uint64_
 template <class T>
 void DeltaBinaryPackedEncoder<T>::write_block(size_t n) {
   U* d = deltas_.data_as<U>();
-  const bool avx512 = sizeof(T) == 8 && simd_level() >= SimdLevel::kAvx512;
-  T min;
-  if constexpr (sizeof(T) == 8) {
-    min = avx512 ? block_min_avx512(d, n) : block_min_portable<T>(d, n);
-  } else {
-    min = block_min_portable<T>(d, n);
-  }
+  const bool avx512 = simd_level() >= SimdLevel::kAvx512;
+  const T min = block_min<T>(d, n, avx512);
   const U umin = static_cast<U>(min);
   const size_t used = (n + miniblock_size_ - 1) / miniblock_size_;
   // Padding equal to the min packs as zero bits.
@@ -439,12 +460,7 @@ void DeltaBinaryPackedEncoder<T>::write_block(size_t n) {
   size_t packed_bytes = 0;
   for (size_t m = 0; m < used; ++m) {
     U* mb = d + m * miniblock_size_;
-    U bits;
-    if constexpr (sizeof(T) == 8) {
-      bits = avx512 ? subtract_min_avx512(mb, miniblock_size_, umin) : subtract_min_portable(mb, miniblock_size_, umin);
-    } else {
-      bits = subtract_min_portable(mb, miniblock_size_, umin);
-    }
+    const U bits = subtract_min(mb, miniblock_size_, umin, avx512);
     widths[m] = static_cast<uint8_t>(std::bit_width(bits));
     packed_bytes += packed_size(miniblock_size_, widths[m]);
   }

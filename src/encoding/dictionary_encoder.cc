@@ -107,11 +107,11 @@ size_t find_at_home_portable(const uint8_t* values, size_t n, const Slot* slots,
   return find_at_home<Key, Slot, kPrefetch>(values, n, slots, multiplier, shift, out);
 }
 
-template <class Key, class Slot>
+template <class Slot>
 using FindAtHome = size_t (*)(const uint8_t*, size_t, const Slot*, uint64_t, int, uint32_t*);
 
 template <class Key, class Slot>
-FindAtHome<Key, Slot> choose_find_at_home(bool prefetch) {
+FindAtHome<Slot> choose_find_at_home(bool prefetch) {
   // Every CPU with AVX2 has BMI2.
   const bool bmi2 = simd_level() >= SimdLevel::kAvx2;
   if (prefetch) return bmi2 ? find_at_home_bmi2<Key, Slot, true> : find_at_home_portable<Key, Slot, true>;
@@ -161,7 +161,11 @@ size_t DictionaryEncoder<T>::put(const T* values, size_t n) {
   int shift = t.map.shift();
   uint64_t multiplier = t.map.multiplier();
   const auto* bytes = reinterpret_cast<const uint8_t*>(values);
-  const auto find_run = choose_find_at_home<Key, Slot>(t.map.capacity() * sizeof(Slot) > kCachedTableBytes);
+  // Tables past the caches prefetch; chosen again when an insert grows one.
+  auto choose_run = [&t] {
+    return choose_find_at_home<Key, Slot>(t.map.capacity() * sizeof(Slot) > kCachedTableBytes);
+  };
+  auto find_run = choose_run();
   size_t i = 0;
   while (true) {
     i += find_run(bytes + i * sizeof(Key), n - i, slots, multiplier, shift, out + i);
@@ -180,6 +184,7 @@ size_t DictionaryEncoder<T>::put(const T* values, size_t n) {
       slots = t.map.slots();
       shift = t.map.shift();
       multiplier = t.map.multiplier();
+      find_run = choose_run();
     } else {
       out[i] = slot->index_plus_one - 1;
     }

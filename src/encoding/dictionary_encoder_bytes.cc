@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "encoding/byte_copy.h"
 #include "encoding/hash_table.h"
 #include "parq/encoding/dictionary_encoder.h"
 #include "parq/error.h"
@@ -82,16 +83,20 @@ struct StringTableView {
   }
 };
 
-inline uint64_t load64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+// A string of up to 16 bytes as two little-endian words, zero past its
+// length: hashing::hash_short's input. Reads 16 bytes from p.
+struct ShortWords {
+  uint64_t lo, hi;
+  bool operator==(const ShortWords&) const = default;
+};
 
-// The low `bits` bits of x (all of it from 64 on), without a branch.
-inline uint64_t low_bits(uint64_t x, size_t bits) {
-  const uint64_t keep = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << (bits & 63)) - 1;
-  return x & keep;
+inline ShortWords short_words(const uint8_t* p, uint32_t len) {
+  // The low `bits` bits of x (all of it from 64 on), without a branch.
+  auto low_bits = [](uint64_t x, size_t bits) {
+    return x & (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << (bits & 63)) - 1);
+  };
+  return {low_bits(bytes::load_u64(p), size_t{8} * len),
+          len > 8 ? low_bits(bytes::load_u64(p + 8), size_t{8} * (len - 8)) : 0};
 }
 
 // The hot loop, as for fixed-width keys: values found in their home slot
@@ -118,18 +123,13 @@ template <bool kPrefetch>
     const uint8_t* p = data + begin;
     const uint32_t len = static_cast<uint32_t>(end - begin);
     if (len <= hashing::kShortString && input_end - p >= 16) [[likely]] {
-      const uint64_t lo = low_bits(load64(p), size_t{8} * len);
-      const uint64_t hi = len > 8 ? low_bits(load64(p + 8), size_t{8} * (len - 8)) : 0;
-      const uint64_t hash = hashing::hash_short(lo, hi, len);
+      const ShortWords words = short_words(p, len);
+      const uint64_t hash = hashing::hash_short(words.lo, words.hi, len);
       const HashedIndexTable::Slot& s = t.slots[hash & t.mask];
       if (s.tag != HashedIndexTable::tag_of(hash) || s.index_plus_one == 0) [[unlikely]]
         return i;
       const uint8_t* e = t.arena + t.starts[s.index_plus_one - 1];
-      uint32_t elen;
-      std::memcpy(&elen, e, sizeof(elen));
-      const uint64_t elo = low_bits(load64(e + kLengthPrefix), size_t{8} * len);
-      const uint64_t ehi = len > 8 ? low_bits(load64(e + kLengthPrefix + 8), size_t{8} * (len - 8)) : 0;
-      if ((elen != len) | (elo != lo) | (ehi != hi)) [[unlikely]]
+      if ((bytes::load_u32(e) != len) | !(short_words(e + kLengthPrefix, len) == words)) [[unlikely]]
         return i;
       out[i] = s.index_plus_one - 1;
       continue;
@@ -163,9 +163,12 @@ size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* da
   // insert: through t the compiler would reload each pointer per value.
   auto view_of = [&t] { return StringTableView{t.map.slots(), t.map.mask(), t.arena.data(), as<uint64_t>(t.starts)}; };
   StringTableView view = view_of();
-  const auto find_run = t.map.capacity() * sizeof(HashedIndexTable::Slot) > kCachedTableBytes
-                            ? &find_strings_at_home_prefetch
-                            : &find_strings_at_home_cached;
+  // Tables past the caches prefetch; chosen again when an insert grows one.
+  auto choose_run = [&t] {
+    return t.map.capacity() * sizeof(HashedIndexTable::Slot) > kCachedTableBytes ? &find_strings_at_home_prefetch
+                                                                                 : &find_strings_at_home_cached;
+  };
+  auto find_run = choose_run();
   // The values' bytes end at the largest offset; decreasing offsets are
   // caught value by value, so the first and last bound what may be read.
   const uint8_t* input_end = data + (n > 0 ? std::max(offsets[0], offsets[n]) : 0);
@@ -195,6 +198,7 @@ size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* da
       index = t.add(&t.map.slots()[pos], hash, p, len);
       count_entry(kLengthPrefix + len);
       view = view_of();
+      find_run = choose_run();
     }
     out[i++] = index;
   }

@@ -239,10 +239,8 @@ class FixedKeyTable {
   }
 
   Slot* slots() const { return const_cast<Slot*>(slots_.template data_as<Slot>()); }
-  size_t mask() const { return mask_; }
   uint64_t multiplier() const { return multiplier_; }
   int shift() const { return shift_; }
-  const Hasher& hasher() const { return hasher_; }
   // How many keys sit away from their home slot.
   size_t away_from_home() const {
     size_t away = 0;
@@ -269,14 +267,22 @@ class FixedKeyTable {
 
   void rebuild(size_t slots, const Key* keys_in_order) {
     allocate(slots);
-    Slot* s = slots_.template data_as<Slot>();
+    place_all(keys_in_order, nullptr);
+  }
+
+  // Places every key in an emptied table by linear probing; returns how
+  // many landed away from home, and notes where each went in *filled.
+  size_t place_all(const Key* keys_in_order, std::vector<size_t>* filled) {
+    Slot* s = slots();
+    size_t away = 0;
     for (size_t i = 0; i < size_; ++i) {
-      const Key& k = keys_in_order[i];
-      size_t pos = home(k);
+      size_t pos = home(keys_in_order[i]);
+      away += s[pos].index_plus_one != 0;
       while (s[pos].index_plus_one != 0) pos = (pos + 1) & mask_;
-      s[pos].key = k;
-      s[pos].index_plus_one = static_cast<uint32_t>(i + 1);
+      s[pos] = Slot{keys_in_order[i], static_cast<uint32_t>(i + 1)};
+      if (filled != nullptr) filled->push_back(pos);
     }
+    return away;
   }
 
   // Tries the multipliers for one that leaves no key away from home (at
@@ -285,32 +291,20 @@ class FixedKeyTable {
   void rehome(const Key* keys_in_order) {
     std::vector<size_t> filled;
     filled.reserve(size_);
-    auto clear_filled = [&] {
+    for (size_t i = 0; i < size_; ++i) filled.push_back(static_cast<size_t>(find(keys_in_order[i]) - slots()));
+    auto place_with = [&](uint64_t m) {
       for (size_t pos : filled) empty_slot(pos);
       filled.clear();
-    };
-    auto place_with = [&](uint64_t m) {
       multiplier_ = m;
-      size_t away = 0;
-      for (size_t i = 0; i < size_; ++i) {
-        size_t pos = home(keys_in_order[i]);
-        away += slots()[pos].index_plus_one != 0;
-        while (slots()[pos].index_plus_one != 0) pos = (pos + 1) & mask_;
-        slots()[pos] = Slot{keys_in_order[i], static_cast<uint32_t>(i + 1)};
-        filled.push_back(pos);
-      }
-      return away;
+      return place_all(keys_in_order, &filled);
     };
-    for (size_t i = 0; i < size_; ++i) filled.push_back(static_cast<size_t>(find(keys_in_order[i]) - slots()));
     size_t best_away = SIZE_MAX;
     uint64_t best = multiplier_;
     for (uint64_t m : kMultipliers) {
-      clear_filled();
       const size_t away = place_with(m);
       if (away == 0) return;
       if (away < best_away) best_away = away, best = m;
     }
-    clear_filled();
     place_with(best);
   }
 

@@ -136,6 +136,15 @@ TEST_F(ConvertCommand, MapsFromASchema) {
       run_tool({"convert", file("s.jsonl", "{\"id\":5,\"attrs\":3}\n"), path("s.parquet"), "--schema", schema});
   EXPECT_EQ(scalar.exit_code, 1);
   EXPECT_THAT(scalar.err, HasSubstr("column attrs: '3' is not a map"));
+
+  const std::string keys_only = file("keys.txt",
+                                     "message m { optional group tags (MAP) { repeated group key_value {"
+                                     " required binary key (STRING); } } }");
+  CommandResult no_values =
+      run_tool({"convert", file("t.jsonl", "{\"tags\":{\"a\":1}}\n"), path("t.parquet"), "--schema", keys_only});
+  EXPECT_EQ(no_values.exit_code, 1);
+  EXPECT_THAT(no_values.err, HasSubstr("schema field \"tags\": a map without values cannot be filled from text"));
+  EXPECT_FALSE(fs::exists(path("t.parquet")));
 }
 
 TEST_F(ConvertCommand, MalformedInputsAndUsage) {
