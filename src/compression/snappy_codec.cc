@@ -1,8 +1,9 @@
-// SNAPPY via the snappy library (raw format, no framing).
+// SNAPPY (raw format, no framing): compression by the snappy library,
+// decompression by parq's own decoder (snappy_decompressor.h says why).
 #include <snappy.h>
 
-#include "codec_errors.h"
 #include "codecs.h"
+#include "snappy_decompressor.h"
 
 namespace parq::compression {
 namespace {
@@ -12,12 +13,7 @@ class SnappyCodec final : public Codec {
   format::CompressionCodec id() const override { return format::CompressionCodec::SNAPPY; }
 
   void decompress(std::span<const uint8_t> in, uint8_t* out, size_t out_size) override {
-    const char* src = reinterpret_cast<const char*>(in.data());
-    size_t length = 0;
-    if (!snappy::GetUncompressedLength(src, in.size(), &length)) fail_decompress("SNAPPY", "corrupt length header");
-    if (length != out_size) fail_size("SNAPPY", length, out_size);
-    if (!snappy::RawUncompress(src, in.size(), reinterpret_cast<char*>(out)))
-      fail_decompress("SNAPPY", "corrupt input");
+    snappy_decompress(in, out, out_size);
   }
 
   size_t compress(std::span<const uint8_t> in, Buffer& out) override {

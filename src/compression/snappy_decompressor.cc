@@ -1,0 +1,262 @@
+// The snappy decoder: a fast loop that runs while every element fits the
+// slack at both ends (one bounds check per loop, one offset check per copy),
+// then a careful loop that checks every byte for the last elements.
+#include "snappy_decompressor.h"
+
+#include <immintrin.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "codec_errors.h"
+#include "parq/util/cpu.h"
+
+namespace parq::compression {
+namespace {
+
+// In the fast loop, an element's tag and offset (at most 5 bytes) and a
+// literal of up to 60 bytes read as four 16-byte vectors stay inside the
+// input; a copy of up to 64 bytes written as vectors (the last one starting
+// below 64) stays inside the output.
+constexpr size_t kInputSlack = 5 + 64;
+constexpr size_t kOutputSlack = 64 + 16;
+
+struct Stream {
+  const uint8_t* in_begin;
+  const uint8_t* ip;
+  const uint8_t* in_end;
+  uint8_t* out_begin;
+  uint8_t* op;
+  uint8_t* out_end;
+};
+
+[[noreturn]] void corrupt(const Stream& s, const uint8_t* element, const char* what) {
+  fail_decompress("SNAPPY", std::string(what) + " (element at input byte " + std::to_string(element - s.in_begin) +
+                                ", output byte " + std::to_string(s.op - s.out_begin) + ")");
+}
+
+inline void copy16(uint8_t* dst, const uint8_t* src) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+}
+
+// Copies up to 64 bytes as whole vectors. Each vector is loaded after the
+// previous one is stored, so a source at least 16 bytes back reads bytes
+// this copy wrote.
+inline void copy64_steps(uint8_t* dst, const uint8_t* src, size_t len) {
+  copy16(dst, src);
+  if (len > 16) {
+    copy16(dst + 16, src + 16);
+    if (len > 32) {
+      copy16(dst + 32, src + 32);
+      copy16(dst + 48, src + 48);
+    }
+  }
+}
+
+inline uint32_t load_u16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
+
+inline uint32_t load_u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// A copy whose offset is below 16 repeats the last `offset` bytes: one
+// vector holds the pattern, stored every `step` bytes (a multiple of the
+// offset, so the stores agree where they overlap).
+constexpr std::array<uint8_t, 16> kPatternStep = [] {
+  std::array<uint8_t, 16> step{};
+  for (int offset = 1; offset < 16; ++offset) step[offset] = static_cast<uint8_t>(16 - 16 % offset);
+  return step;
+}();
+
+alignas(16) constexpr std::array<std::array<uint8_t, 16>, 16> kPatternShuffle = [] {
+  std::array<std::array<uint8_t, 16>, 16> masks{};
+  for (int offset = 1; offset < 16; ++offset)
+    for (int i = 0; i < 16; ++i) masks[offset][i] = static_cast<uint8_t>(i % offset);
+  return masks;
+}();
+
+inline void store_pattern(uint8_t* dst, __m128i pattern, size_t offset, size_t len) {
+  const size_t step = kPatternStep[offset];
+  for (size_t k = 0; k < len; k += step) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k), pattern);
+}
+
+struct ScalarPattern {
+  static void copy(uint8_t* dst, const uint8_t* src, size_t offset, size_t len) {
+    alignas(16) uint8_t bytes[16];
+    for (size_t i = 0, j = 0; i < 16; ++i) {
+      bytes[i] = src[j];
+      j = j + 1 == offset ? 0 : j + 1;
+    }
+    store_pattern(dst, _mm_load_si128(reinterpret_cast<const __m128i*>(bytes)), offset, len);
+  }
+};
+
+struct ShufflePattern {
+  // Reads 16 bytes at src, past the `offset` bytes the pattern uses; they
+  // lie inside the output (the fast loop's slack) and the shuffle drops them.
+  [[gnu::target("avx2")]] static inline void copy(uint8_t* dst, const uint8_t* src, size_t offset, size_t len) {
+    const __m128i mask = _mm_load_si128(reinterpret_cast<const __m128i*>(kPatternShuffle[offset].data()));
+    const __m128i pattern = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)), mask);
+    store_pattern(dst, pattern, offset, len);
+  }
+};
+
+template <class Pattern>
+[[gnu::always_inline]] inline void decode_fast(Stream& s) {
+  if (static_cast<size_t>(s.in_end - s.ip) <= kInputSlack || static_cast<size_t>(s.out_end - s.op) <= kOutputSlack)
+    return;
+  const uint8_t* const ip_limit = s.in_end - kInputSlack;
+  const uint8_t* const op_limit = s.out_end - kOutputSlack;
+  const uint8_t* ip = s.ip;
+  uint8_t* op = s.op;
+  while (ip < ip_limit && op < op_limit) {
+    const uint8_t* element = ip;
+    const uint32_t tag = *ip++;
+    size_t len;
+    size_t offset;
+    switch (tag & 3) {
+      case 0:
+        len = (tag >> 2) + 1;
+        if (len <= 60) {
+          copy64_steps(op, ip, len);
+        } else {
+          const size_t extra = len - 60;
+          len = (load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))) + 1;
+          ip += extra;
+          s.ip = element;
+          s.op = op;
+          if (len > static_cast<size_t>(s.in_end - ip)) corrupt(s, element, "a literal runs past the end of the input");
+          if (len > static_cast<size_t>(s.out_end - op))
+            corrupt(s, element, "the data decompresses to more bytes than its length header says");
+          std::memcpy(op, ip, len);
+        }
+        ip += len;
+        op += len;
+        continue;
+      case 1:
+        len = 4 + ((tag >> 2) & 7);
+        offset = (tag >> 5) << 8 | *ip;
+        ip += 1;
+        break;
+      case 2:
+        len = (tag >> 2) + 1;
+        offset = load_u16(ip);
+        ip += 2;
+        break;
+      default:
+        len = (tag >> 2) + 1;
+        offset = load_u32(ip);
+        ip += 4;
+        break;
+    }
+    if (offset - 1 >= static_cast<size_t>(op - s.out_begin)) {
+      s.op = op;
+      corrupt(s, element, offset == 0 ? "a copy with offset 0" : "a copy reaches before the start of the output");
+    }
+    const uint8_t* src = op - offset;
+    if (offset >= 16) {
+      copy64_steps(op, src, len);
+    } else {
+      Pattern::copy(op, src, offset, len);
+    }
+    op += len;
+  }
+  s.ip = ip;
+  s.op = op;
+}
+
+// The last elements, every read and write checked.
+void decode_careful(Stream& s) {
+  while (s.ip < s.in_end) {
+    const uint8_t* element = s.ip;
+    const uint32_t tag = *s.ip++;
+    const size_t available = static_cast<size_t>(s.in_end - s.ip);
+    const size_t room = static_cast<size_t>(s.out_end - s.op);
+    if ((tag & 3) == 0) {
+      size_t len = (tag >> 2) + 1;
+      if (len > 60) {
+        const size_t extra = len - 60;
+        if (extra > available) corrupt(s, element, "a literal's length runs past the end of the input");
+        len = 0;
+        for (size_t i = extra; i-- > 0;) len = len << 8 | s.ip[i];
+        len += 1;
+        s.ip += extra;
+      }
+      if (len > static_cast<size_t>(s.in_end - s.ip)) corrupt(s, element, "a literal runs past the end of the input");
+      if (len > room) corrupt(s, element, "the data decompresses to more bytes than its length header says");
+      std::memcpy(s.op, s.ip, len);
+      s.ip += len;
+      s.op += len;
+      continue;
+    }
+    const size_t extra = (tag & 3) == 1 ? 1 : (tag & 3) == 2 ? 2 : 4;
+    if (extra > available) corrupt(s, element, "a copy's offset runs past the end of the input");
+    size_t len;
+    size_t offset = 0;
+    if ((tag & 3) == 1) {
+      len = 4 + ((tag >> 2) & 7);
+      offset = (tag >> 5) << 8 | s.ip[0];
+    } else {
+      len = (tag >> 2) + 1;
+      for (size_t i = extra; i-- > 0;) offset = offset << 8 | s.ip[i];
+    }
+    s.ip += extra;
+    if (offset == 0) corrupt(s, element, "a copy with offset 0");
+    if (offset > static_cast<size_t>(s.op - s.out_begin))
+      corrupt(s, element, "a copy reaches before the start of the output");
+    if (len > room) corrupt(s, element, "the data decompresses to more bytes than its length header says");
+    for (size_t i = 0; i < len; ++i) s.op[i] = s.op[i - offset];
+    s.op += len;
+  }
+  if (s.op != s.out_end)
+    fail_decompress("SNAPPY", "the data decompresses to " + std::to_string(s.op - s.out_begin) +
+                                  " bytes, fewer than its length header says (" +
+                                  std::to_string(s.out_end - s.out_begin) + ")");
+}
+
+void decode_scalar(Stream& s) {
+  decode_fast<ScalarPattern>(s);
+  decode_careful(s);
+}
+
+[[gnu::target("avx2,bmi2")]] void decode_avx2(Stream& s) {
+  decode_fast<ShufflePattern>(s);
+  decode_careful(s);
+}
+
+}  // namespace
+
+std::optional<size_t> snappy_uncompressed_length(std::span<const uint8_t> in) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < 5 && i < in.size(); ++i) {
+    value |= uint64_t{in[i] & 0x7Fu} << (7 * i);
+    if ((in[i] & 0x80) == 0) {
+      if (value > UINT32_MAX) return std::nullopt;
+      return static_cast<size_t>(value);
+    }
+  }
+  return std::nullopt;
+}
+
+void snappy_decompress(std::span<const uint8_t> in, uint8_t* out, size_t out_size) {
+  const std::optional<size_t> length = snappy_uncompressed_length(in);
+  if (!length) fail_decompress("SNAPPY", "corrupt length header");
+  if (*length != out_size) fail_size("SNAPPY", *length, out_size);
+  size_t header = 1;
+  while (in[header - 1] & 0x80) ++header;
+  Stream s{in.data(), in.data() + header, in.data() + in.size(), out, out, out + out_size};
+  if (simd_level() >= SimdLevel::kAvx2) {
+    decode_avx2(s);
+  } else {
+    decode_scalar(s);
+  }
+}
+
+}  // namespace parq::compression

@@ -1,0 +1,306 @@
+// parq's snappy decoder against libsnappy: the library compresses, and for
+// hand-built and mutated streams the library's decoder is the reference for
+// both the output and whether the stream is valid at all. Every case runs
+// with the scalar and the shuffle pattern copies.
+#include "compression/snappy_decompressor.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <snappy.h>
+
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "parq/error.h"
+#include "parq/util/cpu.h"
+
+namespace parq::compression {
+namespace {
+
+using ::testing::HasSubstr;
+using Bytes = std::vector<uint8_t>;
+
+class LevelGuard {
+ public:
+  ~LevelGuard() { set_simd_level(detected_simd_level()); }
+};
+
+std::vector<SimdLevel> levels() {
+  std::vector<SimdLevel> out{SimdLevel::kScalar};
+  if (detected_simd_level() >= SimdLevel::kAvx2) out.push_back(SimdLevel::kAvx2);
+  return out;
+}
+
+// libsnappy's reading of a stream: the bytes, or nothing when it rejects it.
+std::optional<Bytes> library_decode(const Bytes& in) {
+  size_t n = 0;
+  if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(in.data()), in.size(), &n)) return std::nullopt;
+  if (n > (1u << 24)) return std::nullopt;
+  Bytes out(n);
+  if (!snappy::RawUncompress(reinterpret_cast<const char*>(in.data()), in.size(), reinterpret_cast<char*>(out.data())))
+    return std::nullopt;
+  return out;
+}
+
+// parq's reading, the output sized exactly (so ASan sees any overrun).
+std::optional<Bytes> parq_decode(const Bytes& in, std::string* error = nullptr) {
+  std::optional<size_t> n = snappy_uncompressed_length(in);
+  if (!n) return std::nullopt;
+  if (*n > (1u << 24)) return std::nullopt;
+  auto out = std::make_unique<uint8_t[]>(*n);
+  try {
+    snappy_decompress(in, out.get(), *n);
+  } catch (const Error& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
+  }
+  return Bytes(out.get(), out.get() + *n);
+}
+
+Bytes compress(const Bytes& raw) {
+  std::string c;
+  snappy::Compress(reinterpret_cast<const char*>(raw.data()), raw.size(), &c);
+  return Bytes(c.begin(), c.end());
+}
+
+Bytes sample(size_t n, int kind, uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes v(n);
+  for (size_t i = 0; i < n; ++i) {
+    switch (kind) {
+      case 0:
+        v[i] = static_cast<uint8_t>(rng());
+        break;  // incompressible
+      case 1:
+        v[i] = static_cast<uint8_t>(i % 8 == 0 ? i / 8 : 0);
+        break;  // sequential int64
+      case 2:
+        v[i] = static_cast<uint8_t>("snappy page "[(i + rng() % 2) % 12]);
+        break;  // text
+      default:
+        v[i] = static_cast<uint8_t>(rng() % 7 == 0 ? rng() % 3 : 0);
+        break;  // byte runs
+    }
+  }
+  return v;
+}
+
+// A stream builder for elements libsnappy's compressor never emits (long
+// copies with 4-byte offsets, literals with 4 length bytes, any offset).
+struct StreamBuilder {
+  Bytes body;
+  size_t produced = 0;
+
+  void literal(const Bytes& bytes) {
+    size_t n = bytes.size() - 1;
+    if (n < 60) {
+      body.push_back(static_cast<uint8_t>(n << 2));
+    } else {
+      int extra = n < (1u << 8) ? 1 : n < (1u << 16) ? 2 : n < (1u << 24) ? 3 : 4;
+      body.push_back(static_cast<uint8_t>((59 + extra) << 2));
+      for (int i = 0; i < extra; ++i) body.push_back(static_cast<uint8_t>(n >> (8 * i)));
+    }
+    body.insert(body.end(), bytes.begin(), bytes.end());
+    produced += bytes.size();
+  }
+  void copy1(size_t offset, size_t len) {  // len 4..11, offset < 2048
+    body.push_back(static_cast<uint8_t>(1 | (len - 4) << 2 | (offset >> 8) << 5));
+    body.push_back(static_cast<uint8_t>(offset));
+    produced += len;
+  }
+  void copy2(size_t offset, size_t len) {  // len 1..64
+    body.push_back(static_cast<uint8_t>(2 | (len - 1) << 2));
+    body.push_back(static_cast<uint8_t>(offset));
+    body.push_back(static_cast<uint8_t>(offset >> 8));
+    produced += len;
+  }
+  void copy4(size_t offset, size_t len) {
+    body.push_back(static_cast<uint8_t>(3 | (len - 1) << 2));
+    for (int i = 0; i < 4; ++i) body.push_back(static_cast<uint8_t>(offset >> (8 * i)));
+    produced += len;
+  }
+  Bytes stream(size_t claimed) const {
+    Bytes out;
+    for (size_t v = claimed;; v >>= 7) {
+      out.push_back(static_cast<uint8_t>((v & 0x7F) | (v >= 0x80 ? 0x80 : 0)));
+      if (v < 0x80) break;
+    }
+    out.insert(out.end(), body.begin(), body.end());
+    return out;
+  }
+  Bytes stream() const { return stream(produced); }
+};
+
+TEST(SnappyDecompressor, RoundTripsLibraryStreams) {
+  LevelGuard guard;
+  for (SimdLevel level : levels()) {
+    set_simd_level(level);
+    for (int kind = 0; kind < 4; ++kind) {
+      for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 79, 80, 81, 200, 4095, 65536, 65537, 300000}) {
+        const Bytes raw = sample(n, kind, static_cast<uint32_t>(n + kind));
+        std::optional<Bytes> got = parq_decode(compress(raw));
+        ASSERT_TRUE(got) << "kind " << kind << " size " << n << " level " << to_string(level);
+        EXPECT_EQ(*got, raw) << "kind " << kind << " size " << n << " level " << to_string(level);
+      }
+    }
+  }
+}
+
+// Every offset below 70 (both pattern paths, the vector copy) with every
+// copy length, placed both well inside the stream (the fast loop) and at its
+// end (the careful loop).
+TEST(SnappyDecompressor, EveryShortOffsetAndLength) {
+  LevelGuard guard;
+  for (SimdLevel level : levels()) {
+    set_simd_level(level);
+    for (size_t offset = 1; offset < 70; ++offset) {
+      StreamBuilder b;
+      b.literal(sample(100, 0, static_cast<uint32_t>(offset)));
+      for (size_t len = 1; len <= 64; ++len) b.copy2(offset, len);
+      for (size_t len = 4; len <= 11; ++len) b.copy1(offset, len);
+      for (size_t len = 1; len <= 64; len += 9) b.copy4(offset, len);
+      const Bytes stream = b.stream();
+      std::optional<Bytes> want = library_decode(stream);
+      ASSERT_TRUE(want) << offset;
+      std::optional<Bytes> got = parq_decode(stream);
+      ASSERT_TRUE(got) << "offset " << offset << " level " << to_string(level);
+      EXPECT_EQ(*got, *want) << "offset " << offset << " level " << to_string(level);
+    }
+  }
+}
+
+TEST(SnappyDecompressor, LongLiteralsAndFarCopies) {
+  LevelGuard guard;
+  for (SimdLevel level : levels()) {
+    set_simd_level(level);
+    StreamBuilder b;
+    for (size_t len : {60, 61, 64, 255, 256, 257, 65536, 65537, 70000})
+      b.literal(sample(len, 0, static_cast<uint32_t>(len)));
+    b.copy4(70000, 64);
+    b.copy2(65535, 33);
+    b.copy1(2047, 11);
+    for (int i = 0; i < 200; ++i) b.copy2(1000 + static_cast<size_t>(i), 64);
+    b.literal(sample(3, 0, 9));
+    const Bytes stream = b.stream();
+    std::optional<Bytes> want = library_decode(stream);
+    ASSERT_TRUE(want);
+    std::optional<Bytes> got = parq_decode(stream);
+    ASSERT_TRUE(got) << to_string(level);
+    EXPECT_EQ(*got, *want) << to_string(level);
+  }
+}
+
+void expect_error(const Bytes& stream, const std::string& what) {
+  LevelGuard guard;
+  for (SimdLevel level : levels()) {
+    set_simd_level(level);
+    std::string error;
+    EXPECT_FALSE(parq_decode(stream, &error)) << what;
+    EXPECT_THAT(error, HasSubstr(what)) << to_string(level);
+    EXPECT_FALSE(library_decode(stream)) << "libsnappy accepts what parq rejects: " << what;
+  }
+}
+
+// Each fault both early in a long stream (fast loop) and in a short one.
+TEST(SnappyDecompressor, NamesEachFault) {
+  for (size_t lead : {0, 500}) {
+    auto start = [&] {
+      StreamBuilder b;
+      b.literal(sample(lead + 1, 2, 3));
+      return b;
+    };
+    const Bytes tail = sample(300, 2, 4);
+    {
+      StreamBuilder b = start();
+      b.copy2(0, 5);
+      b.literal(tail);
+      expect_error(b.stream(), "a copy with offset 0");
+    }
+    {
+      StreamBuilder b = start();
+      b.copy2(lead + 2, 5);
+      b.literal(tail);
+      expect_error(b.stream(), "a copy reaches before the start of the output");
+    }
+    {
+      StreamBuilder b = start();
+      b.literal(tail);
+      b.copy1(1, 4);
+      expect_error(b.stream(b.produced - 1), "more bytes than its length header says");
+    }
+    {
+      StreamBuilder b = start();
+      b.literal(tail);
+      expect_error(b.stream(b.produced + 1), "fewer than its length header says");
+    }
+    {
+      StreamBuilder b = start();
+      b.literal(tail);
+      Bytes s = b.stream();
+      s.resize(s.size() - 1);
+      expect_error(s, "a literal runs past the end of the input");
+    }
+    {
+      StreamBuilder b = start();
+      b.body.push_back(2);  // a copy with 2-byte offset, and only one byte of it
+      b.body.push_back(1);
+      expect_error(b.stream(b.produced + 1), "a copy's offset runs past the end of the input");
+    }
+    {
+      StreamBuilder b = start();
+      b.body.push_back(63 << 2);  // a literal with 4 length bytes, and only two
+      b.body.push_back(1);
+      b.body.push_back(1);
+      expect_error(b.stream(b.produced + 1), "a literal's length runs past the end of the input");
+    }
+  }
+}
+
+TEST(SnappyDecompressor, RejectsBadPreambles) {
+  EXPECT_FALSE(snappy_uncompressed_length(Bytes{}));
+  EXPECT_FALSE(snappy_uncompressed_length(Bytes{0x80, 0x80}));
+  EXPECT_FALSE(snappy_uncompressed_length(Bytes{0xFF, 0xFF, 0xFF, 0xFF, 0x1F}));  // 2^36 - 1
+  EXPECT_FALSE(snappy_uncompressed_length(Bytes{0x80, 0x80, 0x80, 0x80, 0x80, 0x01}));
+  EXPECT_EQ(snappy_uncompressed_length(Bytes{0xFF, 0xFF, 0xFF, 0xFF, 0x0F}), std::optional<size_t>(UINT32_MAX));
+  uint8_t out[4];
+  try {
+    snappy_decompress(Bytes{3, 0}, out, 4);
+    FAIL() << "a length mismatch was accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("decompresses to 3 bytes, the page header says 4"));
+  }
+}
+
+// Truncations and random byte changes of real streams: parq accepts exactly
+// what libsnappy accepts, with the same output.
+TEST(SnappyDecompressor, AgreesWithTheLibraryOnDamagedStreams) {
+  LevelGuard guard;
+  std::mt19937 rng(7);
+  for (SimdLevel level : levels()) {
+    set_simd_level(level);
+    for (int kind = 0; kind < 4; ++kind) {
+      const Bytes stream = compress(sample(3000, kind, static_cast<uint32_t>(kind)));
+      for (size_t cut = 0; cut < stream.size(); cut += 7) {
+        Bytes s(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(cut));
+        EXPECT_EQ(parq_decode(s).has_value(), library_decode(s).has_value()) << "cut " << cut;
+      }
+      for (int trial = 0; trial < 400; ++trial) {
+        Bytes s = stream;
+        for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k)
+          s[1 + rng() % (s.size() - 1)] = static_cast<uint8_t>(rng());
+        std::optional<Bytes> want = library_decode(s);
+        std::optional<Bytes> got = parq_decode(s);
+        ASSERT_EQ(got.has_value(), want.has_value()) << "kind " << kind << " trial " << trial;
+        if (got) {
+          EXPECT_EQ(*got, *want);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace parq::compression
