@@ -166,6 +166,7 @@ class ByteArrayValueReader final : public ValueReaderBase {
     PlainByteArrayDecoder plain(data, size, num_values);
     dictionary_.clear();
     check(num_values, plain.decode(dictionary_, num_values));
+    longest_ = dictionary_.longest();
     has_dictionary_ = true;
   }
 
@@ -193,7 +194,7 @@ class ByteArrayValueReader final : public ValueReaderBase {
         break;
       case Encoding::PLAIN_DICTIONARY:
       case Encoding::RLE_DICTIONARY:
-        got = dict_.decode(dictionary_, out.bytes, n);
+        got = dict_.decode(dictionary_, longest_, out.bytes, n);
         break;
       case Encoding::DELTA_LENGTH_BYTE_ARRAY:
         got = delta_length_.decode(out.bytes, n);
@@ -216,6 +217,7 @@ class ByteArrayValueReader final : public ValueReaderBase {
   DeltaLengthByteArrayDecoder delta_length_;
   DeltaByteArrayDecoder delta_;
   ByteArrayBatch dictionary_;
+  size_t longest_ = 0;  // of the dictionary's entries
 };
 
 class FixedLenValueReader final : public ValueReaderBase {

@@ -212,7 +212,8 @@ void decode_careful(Stream& s) {
     if (offset > static_cast<size_t>(s.op - s.out_begin))
       corrupt(s, element, "a copy reaches before the start of the output");
     if (len > room) corrupt(s, element, "the data decompresses to more bytes than its length header says");
-    for (size_t i = 0; i < len; ++i) s.op[i] = s.op[i - offset];
+    const uint8_t* src = s.op - offset;
+    for (size_t i = 0; i < len; ++i) s.op[i] = src[i];
     s.op += len;
   }
   if (s.op != s.out_end)

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "encoding/byte_copy.h"
 #include "encoding/simd_fill.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
@@ -112,10 +113,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) void permute32_avx512(
                                                                                 const uint32_t* idx, size_t n,
                                                                                 uint32_t* out) {
   const __m512i d0 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(size >= 16 ? 0xffff : (1u << size) - 1), dict);
-  const __m512i d1 =
-      size > 16 ? _mm512_maskz_loadu_epi32(static_cast<__mmask16>(size >= 32 ? 0xffff : (1u << (size - 16)) - 1),
-                                           dict + 16)
-                : _mm512_setzero_si512();
+  const __m512i d1 = size > 16 ? _mm512_maskz_loadu_epi32(
+                                     static_cast<__mmask16>(size >= 32 ? 0xffff : (1u << (size - 16)) - 1), dict + 16)
+                               : _mm512_setzero_si512();
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
     _mm512_storeu_si512(out + i, _mm512_permutex2var_epi32(d0, _mm512_loadu_si512(idx + i), d1));
@@ -251,10 +251,50 @@ size_t DictionaryDecoder::decode(const uint8_t* dictionary, size_t dictionary_si
   });
 }
 
-size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, ByteArrayBatch& out, size_t n) {
+namespace {
+
+// Appends dictionary entries of at most kWidth bytes as whole kWidth-byte
+// vectors. The caller reserved take * longest bytes, so the last vector ends
+// within the output's padding; entries read kWidth bytes, within the
+// dictionary's padding.
+template <size_t kWidth>
+void append_short_entries(const ByteArrayBatch& dictionary, const uint32_t* idx, uint32_t index, size_t take,
+                          ByteArrayBatch& out) {
+  const int32_t* offsets = dictionary.offsets();
+  const uint8_t* bytes = dictionary.data();
+  Buffer& out_data = out.data_buffer();
+  uint8_t* base = out_data.data();
+  size_t end = out_data.size();
+  auto* off = reinterpret_cast<int32_t*>(out.offsets_buffer().extend(take * sizeof(int32_t)));
+  for (size_t i = 0; i < take; ++i) {
+    const uint32_t k = idx == nullptr ? index : idx[i];
+    const int32_t start = offsets[k];
+    if constexpr (kWidth == 16) {
+      bytes::copy16_steps(base + end, bytes + start, 1);
+    } else {
+      bytes::copy32(base + end, bytes + start);
+    }
+    end += static_cast<size_t>(offsets[k + 1] - start);
+    off[i] = static_cast<int32_t>(end);
+  }
+  out_data.resize(end);
+}
+
+}  // namespace
+
+size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, size_t longest, ByteArrayBatch& out, size_t n) {
   const int32_t* offsets = dictionary.offsets();
   const uint8_t* bytes = dictionary.data();
   return run(n, dictionary.size(), [&](const uint32_t* idx, uint32_t index, size_t take, size_t) {
+    if (longest != 0 && longest <= 32 && out.fits(take * longest)) {
+      out.data_buffer().reserve_more(take * longest);
+      if (longest <= 16) {
+        append_short_entries<16>(dictionary, idx, index, take, out);
+      } else {
+        append_short_entries<32>(dictionary, idx, index, take, out);
+      }
+      return take;
+    }
     // Sizes first: how many of the values fit the batch, then one extend of
     // each buffer and plain copies.
     size_t fit = 0, total = 0;

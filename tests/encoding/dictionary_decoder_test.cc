@@ -100,26 +100,36 @@ TEST(DictionaryDecoder, FixedLenByteArrays) {
     ASSERT_TRUE(std::equal(out.begin() + i * width, out.begin() + (i + 1) * width, dict.begin() + idx[i] * width));
 }
 
+// Entries up to each copy width (16 and 32 bytes, whole-vector copies) and
+// beyond it (exact copies), all empty too; random indices and long runs.
 TEST(DictionaryDecoder, ByteArraysAndSkip) {
-  std::mt19937 rng(3);
-  ByteArrayBatch dict;
-  for (int i = 0; i < 50; ++i) dict.append(std::string(static_cast<size_t>(i % 9), static_cast<char>('a' + i % 26)));
-  auto idx = random_indices(4000, 50, rng);
-  auto page = page_of(idx, 6);
-  DictionaryDecoder dec(page.data(), page.size());
-  ByteArrayBatch out;
-  std::vector<uint32_t> expected;
-  size_t at = 0;
-  while (at < idx.size()) {
-    size_t s = dec.skip(rng() % 40);
-    at += s;
-    size_t got = dec.decode(dict, out, 1 + rng() % 300);
-    for (size_t k = 0; k < got; ++k) expected.push_back(idx[at + k]);
-    at += got;
-    if (got == 0 && s == 0) break;
+  for (size_t longest : {0, 8, 16, 17, 32, 33, 100}) {
+    std::mt19937 rng(static_cast<uint32_t>(3 + longest));
+    ByteArrayBatch dict;
+    for (int i = 0; i < 50; ++i) {
+      std::string entry(rng() % (longest + 1), 'x');
+      for (char& c : entry) c = static_cast<char>('a' + rng() % 26);
+      dict.append(entry);
+    }
+    auto idx = random_indices(4000, 50, rng);
+    for (size_t i = 1000; i < 1400; ++i) idx[i] = idx[1000];  // a run
+    auto page = page_of(idx, 6);
+    DictionaryDecoder dec(page.data(), page.size());
+    ByteArrayBatch out;
+    std::vector<uint32_t> expected;
+    size_t at = 0;
+    while (at < idx.size()) {
+      size_t s = dec.skip(rng() % 40);
+      at += s;
+      size_t got = dec.decode(dict, dict.longest(), out, 1 + rng() % 300);
+      for (size_t k = 0; k < got; ++k) expected.push_back(idx[at + k]);
+      at += got;
+      if (got == 0 && s == 0) break;
+    }
+    ASSERT_EQ(at, idx.size()) << longest;
+    ASSERT_EQ(out.size(), expected.size()) << longest;
+    for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out.value(i), dict.value(expected[i])) << longest << " " << i;
   }
-  ASSERT_EQ(out.size(), expected.size());
-  for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out.value(i), dict.value(expected[i])) << i;
 }
 
 TEST(DictionaryDecoder, IndicesOutOfRange) {

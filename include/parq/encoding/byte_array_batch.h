@@ -5,6 +5,7 @@
 // batch.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
@@ -22,6 +23,13 @@ class ByteArrayBatch {
   const int32_t* offsets() const { return offsets_.data_as<int32_t>(); }
   const uint8_t* data() const { return data_.data(); }
   size_t data_size() const { return data_.size(); }
+  // The longest value's length: O(size()), for callers to compute once.
+  size_t longest() const {
+    const int32_t* o = offsets();
+    int32_t most = 0;
+    for (size_t i = 0; i < size(); ++i) most = std::max(most, o[i + 1] - o[i]);
+    return static_cast<size_t>(most);
+  }
   std::string_view value(size_t i) const {
     const int32_t* o = offsets();
     return {reinterpret_cast<const char*>(data_.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};

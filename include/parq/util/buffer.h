@@ -65,6 +65,11 @@ class Buffer {
   void reserve(size_t capacity) {
     if (capacity > capacity_) grow_to(capacity);
   }
+  // Room for `n` bytes past size() without moving, growing geometrically
+  // like extend() (reserve() grows to exactly what it is asked).
+  void reserve_more(size_t n) {
+    if (n > capacity_ - size_) grow_to(grown_capacity(size_ + n));
+  }
   // New bytes are left uninitialised.
   void resize(size_t size) {
     reserve(size);
