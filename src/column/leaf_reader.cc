@@ -52,7 +52,7 @@ int64_t count_equal(const int16_t* levels, int64_t n, int16_t value) {
 // The page's levels are decoded: count its values and hand the values
 // section to the value reader.
 void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values) {
-  int64_t non_null = column_.max_definition_level > 0
+  int64_t non_null = column_.max_definition_level > 0 && !page_def_all_max_
                          ? count_equal(page_def_.data_as<int16_t>(), num_values, column_.max_definition_level)
                          : num_values;
   values_->begin_page(encoding, values.data(), values.size(), static_cast<size_t>(non_null));
@@ -75,9 +75,9 @@ void LeafReader::load_v1(const PageInfo& page) {
   }
   if (column_.max_definition_level > 0) {
     page_def_.resize(n * sizeof(int16_t));
-    pos +=
-        decode_v1_levels(h.definition_level_encoding, bytes.data() + pos, bytes.size() - pos, n,
-                         column_.max_definition_level, page_def_.data_as<int16_t>(), where() + ": definition levels");
+    pos += decode_v1_levels(h.definition_level_encoding, bytes.data() + pos, bytes.size() - pos, n,
+                            column_.max_definition_level, page_def_.data_as<int16_t>(), where() + ": definition levels",
+                            &page_def_all_max_);
   }
   begin_values(h.encoding, bytes.subspan(pos), h.num_values);
 }
@@ -99,7 +99,7 @@ void LeafReader::load_v2(const PageInfo& page) {
   if (column_.max_definition_level > 0) {
     page_def_.resize(n * sizeof(int16_t));
     decode_v2_levels(bytes.data() + rep_bytes, def_bytes, n, column_.max_definition_level, page_def_.data_as<int16_t>(),
-                     where() + ": definition levels");
+                     where() + ": definition levels", &page_def_all_max_);
   }
   size_t pos = rep_bytes + def_bytes;
   begin_values(h.encoding, bytes.subspan(pos), h.num_values);
@@ -166,7 +166,12 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
       std::fill_n(fill, out.num_entries, column_.max_definition_level);
     }
     const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
-    std::memcpy(out.def.extend(bytes), def, bytes);
+    int16_t* out_def = reinterpret_cast<int16_t*>(out.def.extend(bytes));
+    if (page_all_defined_) {
+      std::fill_n(out_def, entries, column_.max_definition_level);  // the page's levels may be undecoded
+    } else {
+      std::memcpy(out_def, def, bytes);
+    }
     // A take of the whole page reuses the count begin_values made.
     const bool whole_page = page_pos_ == 0 && entries == page_entries_;
     non_null = page_all_defined_ ? entries

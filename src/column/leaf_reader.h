@@ -65,6 +65,9 @@ class LeafReader {
   // Every entry of the page has the maximum definition level (no nulls at
   // any depth), so its levels need not be handed on.
   bool page_all_defined_ = false;
+  // The definition levels are one run of the maximum, left undecoded in
+  // page_def_.
+  bool page_def_all_max_ = false;
   int64_t page_non_null_ = 0;  // entries at the maximum definition level
   bool first_entry_ = true;
 };

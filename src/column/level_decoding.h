@@ -10,13 +10,18 @@
 
 namespace parq {
 
+// When `all_max` is given and the levels are one RLE run of max_level
+// covering every entry (how writers store a page without nulls), it is set
+// and `out` is left unwritten: the caller knows every level without a pass
+// over them. Otherwise it is cleared.
+
 // v1 levels: RLE (4-byte length prefix, then hybrid runs) or the deprecated
 // BIT_PACKED; returns the bytes they take at the front of `data`.
 size_t decode_v1_levels(format::Encoding encoding, const uint8_t* data, size_t size, size_t count, int16_t max_level,
-                        int16_t* out, const std::string& what);
+                        int16_t* out, const std::string& what, bool* all_max = nullptr);
 
 // v2 levels: hybrid runs without a prefix, in exactly `size` bytes.
 void decode_v2_levels(const uint8_t* data, size_t size, size_t count, int16_t max_level, int16_t* out,
-                      const std::string& what);
+                      const std::string& what, bool* all_max = nullptr);
 
 }  // namespace parq
