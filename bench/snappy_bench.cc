@@ -80,15 +80,18 @@ void run(benchmark::State& state, bool library) {
 }
 
 void BM_SnappyDecompressParq(benchmark::State& state) { run(state, false); }
-void BM_SnappyDecompressParqScalar(benchmark::State& state) {
+void run_at(benchmark::State& state, parq::SimdLevel level) {
   const parq::SimdLevel saved = parq::simd_level();
-  parq::set_simd_level(parq::SimdLevel::kScalar);
+  parq::set_simd_level(level);
   run(state, false);
   parq::set_simd_level(saved);
 }
+void BM_SnappyDecompressParqAvx2(benchmark::State& state) { run_at(state, parq::SimdLevel::kAvx2); }
+void BM_SnappyDecompressParqScalar(benchmark::State& state) { run_at(state, parq::SimdLevel::kScalar); }
 void BM_SnappyDecompressLibsnappy(benchmark::State& state) { run(state, true); }
 
 BENCHMARK(BM_SnappyDecompressParq)->DenseRange(0, 3);
+BENCHMARK(BM_SnappyDecompressParqAvx2)->DenseRange(0, 3);
 BENCHMARK(BM_SnappyDecompressParqScalar)->DenseRange(0, 3);
 BENCHMARK(BM_SnappyDecompressLibsnappy)->DenseRange(0, 3);
 

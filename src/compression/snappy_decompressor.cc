@@ -172,6 +172,119 @@ template <class Pattern>
   s.op = op;
 }
 
+// With AVX-512 VBMI the fast loop keeps the output's last 64 bytes in a
+// register: a copy of up to 64 bytes back is one byte permute of it, and
+// every element shifts its bytes in. Reading those bytes from memory instead
+// would load across the stores of the last few elements, which the CPU
+// cannot forward (the load waits for the stores to retire): with the short
+// elements of integer pages, that wait was most of the time.
+alignas(64) constexpr std::array<uint8_t, 64> kIota = [] {
+  std::array<uint8_t, 64> iota{};
+  for (int i = 0; i < 64; ++i) iota[i] = static_cast<uint8_t>(i);
+  return iota;
+}();
+
+// Window positions of a copy `offset` bytes back: 64 - offset + j % offset.
+alignas(64) constexpr std::array<std::array<uint8_t, 64>, 65> kWindowCopy = [] {
+  std::array<std::array<uint8_t, 64>, 65> index{};
+  for (int offset = 1; offset <= 64; ++offset)
+    for (int j = 0; j < 64; ++j) index[offset][j] = static_cast<uint8_t>(64 - offset + j % offset);
+  return index;
+}();
+
+// Copies from this near wait for recent stores (bench/snappy_bench.cc:
+// sequential int64 copies from 8 bytes back, text mostly from beyond 64).
+constexpr size_t kNearOffset = 32;
+
+#define PARQ_SNAPPY_AVX512 gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")
+
+// The window after `len` more output bytes, the first `len` of `incoming`.
+[[PARQ_SNAPPY_AVX512]] inline __m512i shift_in(__m512i window, __m512i incoming, size_t len) {
+  const __m512i index = _mm512_add_epi8(_mm512_load_si512(kIota.data()), _mm512_set1_epi8(static_cast<char>(len)));
+  return _mm512_permutex2var_epi8(window, index, incoming);
+}
+
+[[PARQ_SNAPPY_AVX512]] inline void store_up_to_64(uint8_t* dst, __m512i v, size_t len) {
+  if (len <= 16) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm512_castsi512_si128(v));
+  } else {
+    _mm512_storeu_si512(dst, v);
+  }
+}
+
+[[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_window(Stream& s) {
+  if (static_cast<size_t>(s.in_end - s.ip) <= kInputSlack || static_cast<size_t>(s.out_end - s.op) <= kOutputSlack)
+    return;
+  const uint8_t* const ip_limit = s.in_end - kInputSlack;
+  const uint8_t* const op_limit = s.out_end - kOutputSlack;
+  const uint8_t* ip = s.ip;
+  uint8_t* op = s.op;
+  // Lanes for bytes before the output's start hold zeros; the offset check
+  // keeps copies from reading them.
+  __m512i window = _mm512_setzero_si512();
+  while (ip < ip_limit && op < op_limit) {
+    const uint8_t* element = ip;
+    const uint32_t tag = *ip++;
+    size_t len;
+    size_t offset;
+    switch (tag & 3) {
+      case 0:
+        len = (tag >> 2) + 1;
+        if (len <= 16) {
+          const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ip));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(op), bytes);
+          window = shift_in(window, _mm512_castsi128_si512(bytes), len);
+        } else if (len <= 60) {
+          const __m512i bytes = _mm512_loadu_si512(ip);
+          _mm512_storeu_si512(op, bytes);
+          window = shift_in(window, bytes, len);
+        } else {
+          const size_t extra = len - 60;
+          len = (load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))) + 1;
+          ip += extra;
+          s.op = op;
+          if (len > static_cast<size_t>(s.in_end - ip)) corrupt(s, element, "a literal runs past the end of the input");
+          if (len > static_cast<size_t>(s.out_end - op))
+            corrupt(s, element, "the data decompresses to more bytes than its length header says");
+          std::memcpy(op, ip, len);
+          // From the input, not the output just written (61..63 bytes are
+          // still inside the fast loop's input slack).
+          window = len >= 64 ? _mm512_loadu_si512(ip + len - 64) : shift_in(window, _mm512_loadu_si512(ip), len);
+        }
+        ip += len;
+        op += len;
+        continue;
+      case 1:
+        len = 4 + ((tag >> 2) & 7);
+        offset = (tag >> 5) << 8 | *ip;
+        ip += 1;
+        break;
+      case 2:
+        len = (tag >> 2) + 1;
+        offset = load_u16(ip);
+        ip += 2;
+        break;
+      default:
+        len = (tag >> 2) + 1;
+        offset = load_u32(ip);
+        ip += 4;
+        break;
+    }
+    if (offset - 1 >= static_cast<size_t>(op - s.out_begin)) {
+      s.op = op;
+      corrupt(s, element, offset == 0 ? "a copy with offset 0" : "a copy reaches before the start of the output");
+    }
+    // A source more than 64 bytes back is whole in memory before the copy.
+    const __m512i bytes = offset <= 64 ? _mm512_permutexvar_epi8(_mm512_load_si512(kWindowCopy[offset].data()), window)
+                                       : _mm512_loadu_si512(op - offset);
+    store_up_to_64(op, bytes, len);
+    window = shift_in(window, bytes, len);
+    op += len;
+  }
+  s.ip = ip;
+  s.op = op;
+}
+
 // The last elements, every read and write checked.
 void decode_careful(Stream& s) {
   while (s.ip < s.in_end) {
@@ -232,6 +345,55 @@ void decode_scalar(Stream& s) {
   decode_careful(s);
 }
 
+// How many of the first `sample` elements are copies from at most
+// kNearOffset bytes back: those are the loads that wait for recent stores,
+// which the window saves. Where copies reach further (text), shifting the
+// window costs more than it saves, so the stream's opening picks the loop.
+int near_copies(const Stream& s, int sample) {
+  const uint8_t* ip = s.ip;
+  int near = 0;
+  for (int elements = 0; elements < sample && s.in_end - ip >= 5; ++elements) {
+    const uint32_t tag = *ip++;
+    size_t offset;
+    switch (tag & 3) {
+      case 0: {
+        size_t len = (tag >> 2) + 1;
+        if (len > 60) {
+          const size_t extra = len - 60;
+          len = (load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))) + 1;
+          ip += extra;
+        }
+        if (len > static_cast<size_t>(s.in_end - ip)) return near;
+        ip += len;
+        continue;
+      }
+      case 1:
+        offset = (tag >> 5) << 8 | *ip;
+        ip += 1;
+        break;
+      case 2:
+        offset = load_u16(ip);
+        ip += 2;
+        break;
+      default:
+        offset = load_u32(ip);
+        ip += 4;
+        break;
+    }
+    near += offset <= kNearOffset;
+  }
+  return near;
+}
+
+[[PARQ_SNAPPY_AVX512]] void decode_avx512(Stream& s) {
+  if (near_copies(s, 64) >= 16) {
+    decode_window(s);
+  } else {
+    decode_fast<ShufflePattern>(s);
+  }
+  decode_careful(s);
+}
+
 }  // namespace
 
 std::optional<size_t> snappy_uncompressed_length(std::span<const uint8_t> in) {
@@ -253,7 +415,9 @@ void snappy_decompress(std::span<const uint8_t> in, uint8_t* out, size_t out_siz
   size_t header = 1;
   while (in[header - 1] & 0x80) ++header;
   Stream s{in.data(), in.data() + header, in.data() + in.size(), out, out, out + out_size};
-  if (simd_level() >= SimdLevel::kAvx2) {
+  if (simd_level() >= SimdLevel::kAvx512) {
+    decode_avx512(s);
+  } else if (simd_level() >= SimdLevel::kAvx2) {
     decode_avx2(s);
   } else {
     decode_scalar(s);

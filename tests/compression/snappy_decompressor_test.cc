@@ -1,7 +1,8 @@
 // parq's snappy decoder against libsnappy: the library compresses, and for
 // hand-built and mutated streams the library's decoder is the reference for
 // both the output and whether the stream is valid at all. Every case runs
-// with the scalar and the shuffle pattern copies.
+// at every SIMD level the CPU has (scalar and shuffled pattern copies, the
+// AVX-512 register window).
 #include "compression/snappy_decompressor.h"
 
 #include <gmock/gmock.h>
@@ -31,6 +32,7 @@ class LevelGuard {
 std::vector<SimdLevel> levels() {
   std::vector<SimdLevel> out{SimdLevel::kScalar};
   if (detected_simd_level() >= SimdLevel::kAvx2) out.push_back(SimdLevel::kAvx2);
+  if (detected_simd_level() >= SimdLevel::kAvx512) out.push_back(SimdLevel::kAvx512);
   return out;
 }
 
@@ -149,16 +151,17 @@ TEST(SnappyDecompressor, RoundTripsLibraryStreams) {
   }
 }
 
-// Every offset below 70 (both pattern paths, the vector copy) with every
+// Every offset below 140 (pattern paths, window copies up to 64 back, memory
+// copies beyond) with every
 // copy length, placed both well inside the stream (the fast loop) and at its
 // end (the careful loop).
 TEST(SnappyDecompressor, EveryShortOffsetAndLength) {
   LevelGuard guard;
   for (SimdLevel level : levels()) {
     set_simd_level(level);
-    for (size_t offset = 1; offset < 70; ++offset) {
+    for (size_t offset = 1; offset < 140; ++offset) {
       StreamBuilder b;
-      b.literal(sample(100, 0, static_cast<uint32_t>(offset)));
+      b.literal(sample(200, 0, static_cast<uint32_t>(offset)));
       for (size_t len = 1; len <= 64; ++len) b.copy2(offset, len);
       for (size_t len = 4; len <= 11; ++len) b.copy1(offset, len);
       for (size_t len = 1; len <= 64; len += 9) b.copy4(offset, len);
