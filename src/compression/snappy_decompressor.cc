@@ -206,7 +206,7 @@ constexpr size_t kNearOffset = 32;
 
 [[PARQ_SNAPPY_AVX512]] inline void store_up_to_64(uint8_t* dst, __m512i v, size_t len) {
   if (len <= 16) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm512_castsi512_si128(v));
+    _mm512_mask_storeu_epi8(dst, 0xFFFF, v);
   } else {
     _mm512_storeu_si512(dst, v);
   }
@@ -275,7 +275,8 @@ constexpr size_t kNearOffset = 32;
       corrupt(s, element, offset == 0 ? "a copy with offset 0" : "a copy reaches before the start of the output");
     }
     // A source more than 64 bytes back is whole in memory before the copy.
-    const __m512i bytes = offset <= 64 ? _mm512_permutexvar_epi8(_mm512_load_si512(kWindowCopy[offset].data()), window)
+    const __m512i bytes = offset <= 64 ? _mm512_maskz_permutexvar_epi8(
+                                             ~__mmask64{0}, _mm512_load_si512(kWindowCopy[offset].data()), window)
                                        : _mm512_loadu_si512(op - offset);
     store_up_to_64(op, bytes, len);
     window = shift_in(window, bytes, len);

@@ -322,7 +322,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi2"))) size_t literal_gr
   size_t g = 0;
   for (; g + 2 <= max; g += 2) {
     const __m512i a = _mm512_loadu_si512(v + g * kGroup);
-    const uint32_t eq = _mm512_cmpeq_epi32_mask(a, _mm512_permutexvar_epi32(firsts, a));
+    const uint32_t eq = _mm512_cmpeq_epi32_mask(a, _mm512_maskz_permutexvar_epi32(0xFFFF, firsts, a));
     if (((eq & 0xff) == 0xff) | ((eq >> 8) == 0xff)) return g + ((eq & 0xff) == 0xff ? 0 : 1);
   }
   return g + literal_groups_avx2(v + g * kGroup, max - g);
