@@ -129,7 +129,9 @@ template <bool kPrefetch>
       if (s.tag != HashedIndexTable::tag_of(hash) || s.index_plus_one == 0) [[unlikely]]
         return i;
       const uint8_t* e = t.arena + t.starts[s.index_plus_one - 1];
-      if ((bytes::load_u32(e) != len) | !(short_words(e + kLengthPrefix, len) == words)) [[unlikely]]
+      // One branch for both compares (ints, so clang does not read `|` as a slip for `||`).
+      if (static_cast<int>(bytes::load_u32(e) != len) |
+          static_cast<int>(!(short_words(e + kLengthPrefix, len) == words))) [[unlikely]]
         return i;
       out[i] = s.index_plus_one - 1;
       continue;
