@@ -168,7 +168,7 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
     const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
     int16_t* out_def = reinterpret_cast<int16_t*>(out.def.extend(bytes));
     if (page_all_defined_) {
-      std::fill_n(out_def, entries, column_.max_definition_level);  // the page's levels may be undecoded
+      std::fill_n(out_def, entries, column_.max_definition_level);  // page_def_ may be undecoded
     } else {
       std::memcpy(out_def, def, bytes);
     }

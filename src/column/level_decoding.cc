@@ -18,33 +18,13 @@ void check_levels(const int16_t* levels, size_t count, int16_t max_level, const 
     throw Error(what + ": level " + std::to_string(highest) + " exceeds the maximum " + std::to_string(max_level));
 }
 
-// Whether the hybrid runs start with one RLE run of max_level at least
-// `count` long.
-bool one_run_of_max(const uint8_t* data, size_t size, size_t count, int16_t max_level) {
-  uint64_t header = 0;
-  size_t pos = 0;
-  for (int shift = 0; pos < size && shift < 35; shift += 7) {
-    const uint8_t b = data[pos++];
-    header |= uint64_t{b & 0x7Fu} << shift;
-    if ((b & 0x80) == 0) {
-      if ((header & 1) != 0 || (header >> 1) < count) return false;
-      const size_t value_bytes = static_cast<size_t>(encoding::bit_width_for(static_cast<uint64_t>(max_level)) + 7) / 8;
-      if (value_bytes > size - pos) return false;
-      uint32_t value = 0;
-      for (size_t i = 0; i < value_bytes; ++i) value |= uint32_t{data[pos + i]} << (8 * i);
-      return value == static_cast<uint32_t>(max_level);
-    }
-  }
-  return false;
-}
-
 void decode_hybrid(const uint8_t* data, size_t size, size_t count, int16_t max_level, int16_t* out,
                    const std::string& what, bool* all_max) {
+  encoding::RleBitPackedDecoder decoder(data, size, encoding::bit_width_for(static_cast<uint64_t>(max_level)));
   if (all_max != nullptr) {
-    *all_max = count != 0 && one_run_of_max(data, size, count, max_level);
+    *all_max = count != 0 && decoder.repeats(static_cast<uint32_t>(max_level), count);
     if (*all_max) return;
   }
-  encoding::RleBitPackedDecoder decoder(data, size, encoding::bit_width_for(static_cast<uint64_t>(max_level)));
   size_t got = decoder.decode(out, count);
   if (got != count)
     throw Error(what + ": " + std::to_string(got) + " levels decoded where the page has " + std::to_string(count) +

@@ -11,6 +11,7 @@
 
 #include "codec_errors.h"
 #include "parq/util/cpu.h"
+#include "util/byte_copy.h"
 
 namespace parq::compression {
 namespace {
@@ -36,34 +37,37 @@ struct Stream {
                                 ", output byte " + std::to_string(s.op - s.out_begin) + ")");
 }
 
-inline void copy16(uint8_t* dst, const uint8_t* src) {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+// The length of a literal whose tag says 61..64: 1-4 length bytes follow
+// the tag. Reads 4 bytes at ip, inside the fast loops' input slack.
+inline size_t long_literal_length(size_t tag_length, const uint8_t*& ip) {
+  const size_t extra = tag_length - 60;
+  const size_t len = (bytes::load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))) + 1;
+  ip += extra;
+  return len;
 }
 
-// Copies up to 64 bytes as whole vectors. Each vector is loaded after the
-// previous one is stored, so a source at least 16 bytes back reads bytes
-// this copy wrote.
-inline void copy64_steps(uint8_t* dst, const uint8_t* src, size_t len) {
-  copy16(dst, src);
-  if (len > 16) {
-    copy16(dst + 16, src + 16);
-    if (len > 32) {
-      copy16(dst + 32, src + 32);
-      copy16(dst + 48, src + 48);
-    }
+// A copy element (tag & 3 != 0, the tag at ip[-1]): its offset, its length
+// in `len`, ip moved past the offset bytes.
+inline size_t read_copy(uint32_t tag, const uint8_t*& ip, size_t& len) {
+  size_t offset;
+  switch (tag & 3) {
+    case 1:
+      len = 4 + ((tag >> 2) & 7);
+      offset = (tag >> 5) << 8 | *ip;
+      ip += 1;
+      break;
+    case 2:
+      len = (tag >> 2) + 1;
+      offset = bytes::load_u16(ip);
+      ip += 2;
+      break;
+    default:
+      len = (tag >> 2) + 1;
+      offset = bytes::load_u32(ip);
+      ip += 4;
+      break;
   }
-}
-
-inline uint32_t load_u16(const uint8_t* p) {
-  uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v;
-}
-
-inline uint32_t load_u32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
+  return offset;
 }
 
 // A copy whose offset is below 16 repeats the last `offset` bytes: one
@@ -108,69 +112,22 @@ struct ShufflePattern {
   }
 };
 
+// Writes the fast loop's bytes with 16-byte vectors; copies from less than
+// 16 bytes back go through `Pattern`. Always inlined, so that the pattern
+// call lands in the caller's target (AVX2) and inlines there.
 template <class Pattern>
-[[gnu::always_inline]] inline void decode_fast(Stream& s) {
-  if (static_cast<size_t>(s.in_end - s.ip) <= kInputSlack || static_cast<size_t>(s.out_end - s.op) <= kOutputSlack)
-    return;
-  const uint8_t* const ip_limit = s.in_end - kInputSlack;
-  const uint8_t* const op_limit = s.out_end - kOutputSlack;
-  const uint8_t* ip = s.ip;
-  uint8_t* op = s.op;
-  while (ip < ip_limit && op < op_limit) {
-    const uint8_t* element = ip;
-    const uint32_t tag = *ip++;
-    size_t len;
-    size_t offset;
-    switch (tag & 3) {
-      case 0:
-        len = (tag >> 2) + 1;
-        if (len <= 60) {
-          copy64_steps(op, ip, len);
-        } else {
-          const size_t extra = len - 60;
-          len = (load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))) + 1;
-          ip += extra;
-          s.ip = element;
-          s.op = op;
-          if (len > static_cast<size_t>(s.in_end - ip)) corrupt(s, element, "a literal runs past the end of the input");
-          if (len > static_cast<size_t>(s.out_end - op))
-            corrupt(s, element, "the data decompresses to more bytes than its length header says");
-          std::memcpy(op, ip, len);
-        }
-        ip += len;
-        op += len;
-        continue;
-      case 1:
-        len = 4 + ((tag >> 2) & 7);
-        offset = (tag >> 5) << 8 | *ip;
-        ip += 1;
-        break;
-      case 2:
-        len = (tag >> 2) + 1;
-        offset = load_u16(ip);
-        ip += 2;
-        break;
-      default:
-        len = (tag >> 2) + 1;
-        offset = load_u32(ip);
-        ip += 4;
-        break;
-    }
-    if (offset - 1 >= static_cast<size_t>(op - s.out_begin)) {
-      s.op = op;
-      corrupt(s, element, offset == 0 ? "a copy with offset 0" : "a copy reaches before the start of the output");
-    }
-    const uint8_t* src = op - offset;
+struct VectorCopies {
+  // len <= 60
+  [[gnu::always_inline]] void literal(uint8_t* op, const uint8_t* ip, size_t len) { bytes::copy16_steps(op, ip, len); }
+  void after_long_literal(const uint8_t*, size_t) {}
+  [[gnu::always_inline]] void copy(uint8_t* op, size_t offset, size_t len) {
     if (offset >= 16) {
-      copy64_steps(op, src, len);
+      bytes::copy16_steps(op, op - offset, len);
     } else {
-      Pattern::copy(op, src, offset, len);
+      Pattern::copy(op, op - offset, offset, len);
     }
-    op += len;
   }
-  s.ip = ip;
-  s.op = op;
-}
+};
 
 // With AVX-512 VBMI the fast loop keeps the output's last 64 bytes in a
 // register: a copy of up to 64 bytes back is one byte permute of it, and
@@ -192,94 +149,92 @@ alignas(64) constexpr std::array<std::array<uint8_t, 64>, 65> kWindowCopy = [] {
   return index;
 }();
 
-// Copies from this near wait for recent stores (bench/snappy_bench.cc:
-// sequential int64 copies from 8 bytes back, text mostly from beyond 64).
-constexpr size_t kNearOffset = 32;
-
 #define PARQ_SNAPPY_AVX512 gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")
 
-// The window after `len` more output bytes, the first `len` of `incoming`.
-[[PARQ_SNAPPY_AVX512]] inline __m512i shift_in(__m512i window, __m512i incoming, size_t len) {
-  const __m512i index = _mm512_add_epi8(_mm512_load_si512(kIota.data()), _mm512_set1_epi8(static_cast<char>(len)));
-  return _mm512_permutex2var_epi8(window, index, incoming);
-}
+struct WindowCopies {
+  // Lanes for bytes before the output's start hold zeros; the offset check
+  // keeps copies from reading them.
+  [[PARQ_SNAPPY_AVX512]] WindowCopies() : window(_mm512_setzero_si512()) {}
 
-[[PARQ_SNAPPY_AVX512]] inline void store_up_to_64(uint8_t* dst, __m512i v, size_t len) {
-  if (len <= 16) {
-    _mm512_mask_storeu_epi8(dst, 0xFFFF, v);
-  } else {
-    _mm512_storeu_si512(dst, v);
+  __m512i window;
+
+  // The window after `len` more output bytes, the first `len` of `incoming`.
+  [[PARQ_SNAPPY_AVX512]] void shift_in(__m512i incoming, size_t len) {
+    const __m512i index = _mm512_add_epi8(_mm512_load_si512(kIota.data()), _mm512_set1_epi8(static_cast<char>(len)));
+    window = _mm512_permutex2var_epi8(window, index, incoming);
   }
-}
 
-[[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_window(Stream& s) {
+  [[PARQ_SNAPPY_AVX512]] void literal(uint8_t* op, const uint8_t* ip, size_t len) {
+    if (len <= 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ip));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(op), bytes);
+      shift_in(_mm512_castsi128_si512(bytes), len);
+    } else {
+      const __m512i bytes = _mm512_loadu_si512(ip);
+      _mm512_storeu_si512(op, bytes);
+      shift_in(bytes, len);
+    }
+  }
+
+  // From the input, not the output just written (61..63 bytes are still
+  // inside the fast loop's input slack).
+  [[PARQ_SNAPPY_AVX512]] void after_long_literal(const uint8_t* ip, size_t len) {
+    if (len >= 64) {
+      window = _mm512_loadu_si512(ip + len - 64);
+    } else {
+      shift_in(_mm512_loadu_si512(ip), len);
+    }
+  }
+
+  // A source more than 64 bytes back is whole in memory before the copy.
+  [[PARQ_SNAPPY_AVX512]] void copy(uint8_t* op, size_t offset, size_t len) {
+    const __m512i bytes = offset <= 64 ? _mm512_maskz_permutexvar_epi8(
+                                             ~__mmask64{0}, _mm512_load_si512(kWindowCopy[offset].data()), window)
+                                       : _mm512_loadu_si512(op - offset);
+    if (len <= 16) {
+      _mm512_mask_storeu_epi8(op, 0xFFFF, bytes);
+    } else {
+      _mm512_storeu_si512(op, bytes);
+    }
+    shift_in(bytes, len);
+  }
+};
+
+// The element loop of both fast paths; `copies` writes the bytes.
+template <class Copies>
+[[gnu::always_inline]] inline void decode_fast(Stream& s, Copies& copies) {
   if (static_cast<size_t>(s.in_end - s.ip) <= kInputSlack || static_cast<size_t>(s.out_end - s.op) <= kOutputSlack)
     return;
   const uint8_t* const ip_limit = s.in_end - kInputSlack;
   const uint8_t* const op_limit = s.out_end - kOutputSlack;
   const uint8_t* ip = s.ip;
   uint8_t* op = s.op;
-  // Lanes for bytes before the output's start hold zeros; the offset check
-  // keeps copies from reading them.
-  __m512i window = _mm512_setzero_si512();
   while (ip < ip_limit && op < op_limit) {
     const uint8_t* element = ip;
     const uint32_t tag = *ip++;
-    size_t len;
-    size_t offset;
-    switch (tag & 3) {
-      case 0:
-        len = (tag >> 2) + 1;
-        if (len <= 16) {
-          const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ip));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(op), bytes);
-          window = shift_in(window, _mm512_castsi128_si512(bytes), len);
-        } else if (len <= 60) {
-          const __m512i bytes = _mm512_loadu_si512(ip);
-          _mm512_storeu_si512(op, bytes);
-          window = shift_in(window, bytes, len);
-        } else {
-          const size_t extra = len - 60;
-          len = (load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))) + 1;
-          ip += extra;
-          s.op = op;
-          if (len > static_cast<size_t>(s.in_end - ip)) corrupt(s, element, "a literal runs past the end of the input");
-          if (len > static_cast<size_t>(s.out_end - op))
-            corrupt(s, element, "the data decompresses to more bytes than its length header says");
-          std::memcpy(op, ip, len);
-          // From the input, not the output just written (61..63 bytes are
-          // still inside the fast loop's input slack).
-          window = len >= 64 ? _mm512_loadu_si512(ip + len - 64) : shift_in(window, _mm512_loadu_si512(ip), len);
-        }
-        ip += len;
-        op += len;
-        continue;
-      case 1:
-        len = 4 + ((tag >> 2) & 7);
-        offset = (tag >> 5) << 8 | *ip;
-        ip += 1;
-        break;
-      case 2:
-        len = (tag >> 2) + 1;
-        offset = load_u16(ip);
-        ip += 2;
-        break;
-      default:
-        len = (tag >> 2) + 1;
-        offset = load_u32(ip);
-        ip += 4;
-        break;
+    size_t len = (tag >> 2) + 1;
+    if ((tag & 3) == 0) {
+      if (len <= 60) {
+        copies.literal(op, ip, len);
+      } else {
+        len = long_literal_length(len, ip);
+        s.op = op;
+        if (len > static_cast<size_t>(s.in_end - ip)) corrupt(s, element, "a literal runs past the end of the input");
+        if (len > static_cast<size_t>(s.out_end - op))
+          corrupt(s, element, "the data decompresses to more bytes than its length header says");
+        std::memcpy(op, ip, len);
+        copies.after_long_literal(ip, len);
+      }
+      ip += len;
+      op += len;
+      continue;
     }
+    const size_t offset = read_copy(tag, ip, len);
     if (offset - 1 >= static_cast<size_t>(op - s.out_begin)) {
       s.op = op;
       corrupt(s, element, offset == 0 ? "a copy with offset 0" : "a copy reaches before the start of the output");
     }
-    // A source more than 64 bytes back is whole in memory before the copy.
-    const __m512i bytes = offset <= 64 ? _mm512_maskz_permutexvar_epi8(
-                                             ~__mmask64{0}, _mm512_load_si512(kWindowCopy[offset].data()), window)
-                                       : _mm512_loadu_si512(op - offset);
-    store_up_to_64(op, bytes, len);
-    window = shift_in(window, bytes, len);
+    copies.copy(op, offset, len);
     op += len;
   }
   s.ip = ip;
@@ -337,14 +292,20 @@ void decode_careful(Stream& s) {
 }
 
 void decode_scalar(Stream& s) {
-  decode_fast<ScalarPattern>(s);
+  VectorCopies<ScalarPattern> copies;
+  decode_fast(s, copies);
   decode_careful(s);
 }
 
 [[gnu::target("avx2,bmi2")]] void decode_avx2(Stream& s) {
-  decode_fast<ShufflePattern>(s);
+  VectorCopies<ShufflePattern> copies;
+  decode_fast(s, copies);
   decode_careful(s);
 }
+
+// Copies from this near wait for recent stores (bench/snappy_bench.cc:
+// sequential int64 copies from 8 bytes back, text mostly from beyond 64).
+constexpr size_t kNearOffset = 32;
 
 // How many of the first `sample` elements are copies from at most
 // kNearOffset bytes back: those are the loads that wait for recent stores,
@@ -355,70 +316,73 @@ int near_copies(const Stream& s, int sample) {
   int near = 0;
   for (int elements = 0; elements < sample && s.in_end - ip >= 5; ++elements) {
     const uint32_t tag = *ip++;
-    size_t offset;
-    switch (tag & 3) {
-      case 0: {
-        size_t len = (tag >> 2) + 1;
-        if (len > 60) {
-          const size_t extra = len - 60;
-          len = (load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))) + 1;
-          ip += extra;
-        }
-        if (len > static_cast<size_t>(s.in_end - ip)) return near;
-        ip += len;
-        continue;
-      }
-      case 1:
-        offset = (tag >> 5) << 8 | *ip;
-        ip += 1;
-        break;
-      case 2:
-        offset = load_u16(ip);
-        ip += 2;
-        break;
-      default:
-        offset = load_u32(ip);
-        ip += 4;
-        break;
+    size_t len = (tag >> 2) + 1;
+    if ((tag & 3) == 0) {
+      if (len > 60) len = long_literal_length(len, ip);
+      if (len > static_cast<size_t>(s.in_end - ip)) break;
+      ip += len;
+    } else {
+      near += read_copy(tag, ip, len) <= kNearOffset;
     }
-    near += offset <= kNearOffset;
   }
   return near;
+}
+
+// Kept out of decode_avx512: with both fast loops in one function the
+// window loop ran 15% slower (bench/snappy_bench.cc).
+[[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_window(Stream& s) {
+  WindowCopies copies;
+  decode_fast(s, copies);
 }
 
 [[PARQ_SNAPPY_AVX512]] void decode_avx512(Stream& s) {
   if (near_copies(s, 64) >= 16) {
     decode_window(s);
   } else {
-    decode_fast<ShufflePattern>(s);
+    VectorCopies<ShufflePattern> copies;
+    decode_fast(s, copies);
   }
   decode_careful(s);
 }
 
 }  // namespace
 
-std::optional<size_t> snappy_uncompressed_length(std::span<const uint8_t> in) {
+namespace {
+
+struct Preamble {
+  size_t length;  // uncompressed
+  size_t bytes;   // of the varint
+};
+
+std::optional<Preamble> read_preamble(std::span<const uint8_t> in) {
   uint64_t value = 0;
   for (size_t i = 0; i < 5 && i < in.size(); ++i) {
     value |= uint64_t{in[i] & 0x7Fu} << (7 * i);
     if ((in[i] & 0x80) == 0) {
       if (value > UINT32_MAX) return std::nullopt;
-      return static_cast<size_t>(value);
+      return Preamble{static_cast<size_t>(value), i + 1};
     }
   }
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<size_t> snappy_uncompressed_length(std::span<const uint8_t> in) {
+  const std::optional<Preamble> preamble = read_preamble(in);
+  if (!preamble) return std::nullopt;
+  return preamble->length;
+}
+
 void snappy_decompress(std::span<const uint8_t> in, uint8_t* out, size_t out_size) {
-  const std::optional<size_t> length = snappy_uncompressed_length(in);
-  if (!length) fail_decompress("SNAPPY", "corrupt length header");
-  if (*length != out_size) fail_size("SNAPPY", *length, out_size);
-  size_t header = 1;
-  while (in[header - 1] & 0x80) ++header;
-  Stream s{in.data(), in.data() + header, in.data() + in.size(), out, out, out + out_size};
-  if (simd_level() >= SimdLevel::kAvx512) {
+  const std::optional<Preamble> preamble = read_preamble(in);
+  if (!preamble) fail_decompress("SNAPPY", "corrupt length header");
+  if (preamble->length != out_size) fail_size("SNAPPY", preamble->length, out_size);
+  Stream s{in.data(), in.data() + preamble->bytes, in.data() + in.size(), out, out, out + out_size};
+  const SimdLevel level = simd_level();
+  if (level >= SimdLevel::kAvx512) {
     decode_avx512(s);
-  } else if (simd_level() >= SimdLevel::kAvx2) {
+  } else if (level >= SimdLevel::kAvx2) {
     decode_avx2(s);
   } else {
     decode_scalar(s);

@@ -31,7 +31,6 @@ inline void unpack32_block(const uint8_t* in, uint32_t* out) {
   (std::make_index_sequence<N>{});
 }
 
-
 // 64-bit values may straddle 9 bytes (shift + width > 64): the ninth byte
 // supplies the top bits.
 template <int W, size_t I>

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <string>
 
-#include "encoding/byte_copy.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "util/byte_copy.h"
 
 namespace parq::encoding {
 namespace {

@@ -11,10 +11,10 @@
 #include <cstring>
 #include <string>
 
-#include "encoding/byte_copy.h"
 #include "encoding/simd_fill.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "util/byte_copy.h"
 
 // GCC 12 flags the deliberately undefined source operand inside its own
 // gather intrinsics.
@@ -253,16 +253,17 @@ size_t DictionaryDecoder::decode(const uint8_t* dictionary, size_t dictionary_si
 
 namespace {
 
-// Appends dictionary entries of at most kWidth bytes as whole kWidth-byte
-// vectors. The caller reserved take * longest bytes, so the last vector ends
-// within the output's padding; entries read kWidth bytes, within the
-// dictionary's padding.
+// Appends dictionary entries of at most kWidth bytes (`longest` of them the
+// longest) as whole kWidth-byte vectors. With take * longest bytes reserved,
+// the last vector ends within the output's padding; entries read kWidth
+// bytes, within the dictionary's padding.
 template <size_t kWidth>
-void append_short_entries(const ByteArrayBatch& dictionary, const uint32_t* idx, uint32_t index, size_t take,
-                          ByteArrayBatch& out) {
+void append_short_entries(const ByteArrayBatch& dictionary, size_t longest, const uint32_t* idx, uint32_t index,
+                          size_t take, ByteArrayBatch& out) {
   const int32_t* offsets = dictionary.offsets();
   const uint8_t* bytes = dictionary.data();
   Buffer& out_data = out.data_buffer();
+  out_data.reserve_more(take * longest);
   uint8_t* base = out_data.data();
   size_t end = out_data.size();
   auto* off = reinterpret_cast<int32_t*>(out.offsets_buffer().extend(take * sizeof(int32_t)));
@@ -270,7 +271,7 @@ void append_short_entries(const ByteArrayBatch& dictionary, const uint32_t* idx,
     const uint32_t k = idx == nullptr ? index : idx[i];
     const int32_t start = offsets[k];
     if constexpr (kWidth == 16) {
-      bytes::copy16_steps(base + end, bytes + start, 1);
+      bytes::copy16(base + end, bytes + start);
     } else {
       bytes::copy32(base + end, bytes + start);
     }
@@ -287,11 +288,10 @@ size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, size_t longes
   const uint8_t* bytes = dictionary.data();
   return run(n, dictionary.size(), [&](const uint32_t* idx, uint32_t index, size_t take, size_t) {
     if (longest != 0 && longest <= 32 && out.fits(take * longest)) {
-      out.data_buffer().reserve_more(take * longest);
       if (longest <= 16) {
-        append_short_entries<16>(dictionary, idx, index, take, out);
+        append_short_entries<16>(dictionary, longest, idx, index, take, out);
       } else {
-        append_short_entries<32>(dictionary, idx, index, take, out);
+        append_short_entries<32>(dictionary, longest, idx, index, take, out);
       }
       return take;
     }

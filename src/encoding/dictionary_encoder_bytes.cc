@@ -6,10 +6,10 @@
 #include <cstring>
 #include <string>
 
-#include "encoding/byte_copy.h"
 #include "encoding/hash_table.h"
 #include "parq/encoding/dictionary_encoder.h"
 #include "parq/error.h"
+#include "util/byte_copy.h"
 
 namespace parq::encoding {
 

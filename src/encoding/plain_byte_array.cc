@@ -8,9 +8,9 @@
 #include <cstring>
 #include <string>
 
-#include "encoding/byte_copy.h"
 #include "parq/encoding/plain.h"
 #include "parq/error.h"
+#include "util/byte_copy.h"
 
 namespace parq::encoding {
 namespace {

@@ -166,6 +166,11 @@ size_t RleBitPackedDecoder::next_piece(uint32_t* out, size_t n, bool& repeated, 
   return take;
 }
 
+bool RleBitPackedDecoder::repeats(uint32_t value, size_t n) {
+  if (remaining_ == 0 && !next_run()) return false;
+  return rle_ && remaining_ >= n && value_ == value;
+}
+
 size_t RleBitPackedDecoder::skip(size_t n) {
   size_t done = 0;
   while (done < n) {

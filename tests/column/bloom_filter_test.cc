@@ -16,22 +16,13 @@
 #include "parq/file/file_reader.h"
 #include "parq/format/metadata_codec.h"
 #include "parq/util/cpu.h"
+#include "simd_levels.h"
 #include "test_paths.h"
 
 namespace parq {
 namespace {
 
 using format::Type;
-
-struct LevelGuard {
-  ~LevelGuard() { set_simd_level(detected_simd_level()); }
-};
-
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out{SimdLevel::kScalar};
-  if (detected_simd_level() >= SimdLevel::kAvx2) out.push_back(SimdLevel::kAvx2);
-  return out;
-}
 
 std::string header_bytes(int32_t num_bytes, bool block = true, bool xxhash = true, bool uncompressed = true) {
   format::BloomFilterHeader h;
@@ -130,8 +121,8 @@ std::vector<uint32_t> expected_block(uint32_t key) {
 }
 
 TEST(BloomFilterTest, SetsTheSpecifiedBitsInTheSelectedBlock) {
-  LevelGuard guard;
-  for (SimdLevel level : levels()) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     // Four blocks: the top 32 bits scaled by 4 pick block 3 for 0xC0000000.
     BloomFilter filter(128);
@@ -169,12 +160,12 @@ TEST(BloomFilterTest, BlockSelectionCoversEveryBlock) {
 template <class T, class Make>
 void check_membership(Make make_value, const char* name) {
   SCOPED_TRACE(name);
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   constexpr size_t kInserted = 100000;
   constexpr double kFpp = 0.01;
   std::vector<T> values;
   for (size_t i = 0; i < kInserted; ++i) values.push_back(make_value(i));
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     BloomFilter filter(BloomFilter::optimal_num_bytes(kInserted, kFpp));
     for (const T& v : values) filter.insert(BloomFilter::hash(v));
@@ -215,12 +206,12 @@ TEST(BloomFilterTest, EmptyFilterContainsNothing) {
 
 TEST(BloomFilterTest, ScalarAndAvx2AgreeOnTheBits) {
   if (detected_simd_level() < SimdLevel::kAvx2) GTEST_SKIP() << "no AVX2";
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   std::mt19937_64 rng(5);
   std::vector<uint64_t> hashes(5000);
   for (auto& h : hashes) h = rng();
   std::vector<std::vector<uint8_t>> bitsets;
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     BloomFilter filter(4096);
     for (uint64_t h : hashes) filter.insert(h);

@@ -17,6 +17,7 @@
 #include "parq/error.h"
 #include "parq/util/cpu.h"
 #include "schema/schema_elements.h"
+#include "simd_levels.h"
 
 namespace parq {
 namespace {
@@ -88,17 +89,6 @@ void expect_bounds(const StatisticsBuilder& s, const std::string& min, const std
   ASSERT_TRUE(s.has_bounds());
   EXPECT_EQ(s.min_bytes(), min);
   EXPECT_EQ(s.max_bytes(), max);
-}
-
-struct LevelGuard {
-  ~LevelGuard() { set_simd_level(detected_simd_level()); }
-};
-
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out{SimdLevel::kScalar};
-  if (detected_simd_level() >= SimdLevel::kAvx2) out.push_back(SimdLevel::kAvx2);
-  if (detected_simd_level() >= SimdLevel::kAvx512) out.push_back(SimdLevel::kAvx512);
-  return out;
 }
 
 // ---- integers ----
@@ -174,7 +164,7 @@ TEST(StatisticsBuilderTest, SignedLogicalTypesKeepTheDeprecatedFields) {
 }
 
 TEST(StatisticsBuilderTest, IntegersMatchAReferenceAtEverySimdLevel) {
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   std::mt19937_64 rng(7);
   for (size_t n : {1, 2, 3, 15, 16, 17, 31, 33, 64, 100, 1000, 4099}) {
     std::vector<int64_t> v64(n);
@@ -185,7 +175,7 @@ TEST(StatisticsBuilderTest, IntegersMatchAReferenceAtEverySimdLevel) {
     }
     std::vector<uint64_t> u64(v64.begin(), v64.end());
     std::vector<uint32_t> u32(v32.begin(), v32.end());
-    for (SimdLevel level : levels()) {
+    for (SimdLevel level : testing::simd_levels()) {
       set_simd_level(level);
       SCOPED_TRACE(std::string(to_string(level)) + " n=" + std::to_string(n));
       auto s64 = builder(plain(Type::INT64));
@@ -299,7 +289,7 @@ TEST(StatisticsBuilderTest, DoubleNanAndZeroRules) { check_float_rules<double>()
 
 template <class T>
 void check_floats_against_reference() {
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   std::mt19937_64 rng(11);
   std::normal_distribution<T> dist(0, 1000);
   const Type type = sizeof(T) == 4 ? Type::FLOAT : Type::DOUBLE;
@@ -313,7 +303,7 @@ void check_floats_against_reference() {
       std::vector<T> real;
       for (T x : v)
         if (!std::isnan(x)) real.push_back(x);
-      for (SimdLevel level : levels()) {
+      for (SimdLevel level : testing::simd_levels()) {
         set_simd_level(level);
         SCOPED_TRACE(std::string(to_string(level)) + " n=" + std::to_string(n));
         auto s = builder(plain(type));

@@ -17,24 +17,13 @@
 
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "simd_levels.h"
 
 namespace parq::compression {
 namespace {
 
 using ::testing::HasSubstr;
 using Bytes = std::vector<uint8_t>;
-
-class LevelGuard {
- public:
-  ~LevelGuard() { set_simd_level(detected_simd_level()); }
-};
-
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out{SimdLevel::kScalar};
-  if (detected_simd_level() >= SimdLevel::kAvx2) out.push_back(SimdLevel::kAvx2);
-  if (detected_simd_level() >= SimdLevel::kAvx512) out.push_back(SimdLevel::kAvx512);
-  return out;
-}
 
 // libsnappy's reading of a stream: the bytes, or nothing when it rejects it.
 std::optional<Bytes> library_decode(const Bytes& in) {
@@ -136,9 +125,25 @@ struct StreamBuilder {
   Bytes stream() const { return stream(produced); }
 };
 
+// An opening of 20 copies from 8 bytes back: with AVX-512 the stream takes
+// the register-window loop.
+void near_opening(StreamBuilder& b) {
+  b.literal(sample(8, 0, 11));
+  for (int i = 0; i < 20; ++i) b.copy1(8, 4);
+}
+
+// A stream libsnappy accepts: parq decodes it to the same bytes.
+void expect_library_output(const Bytes& stream, const std::string& context) {
+  std::optional<Bytes> want = library_decode(stream);
+  ASSERT_TRUE(want) << context;
+  std::optional<Bytes> got = parq_decode(stream);
+  ASSERT_TRUE(got) << context;
+  EXPECT_EQ(*got, *want) << context;
+}
+
 TEST(SnappyDecompressor, RoundTripsLibraryStreams) {
-  LevelGuard guard;
-  for (SimdLevel level : levels()) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     for (int kind = 0; kind < 4; ++kind) {
       for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 79, 80, 81, 200, 4095, 65536, 65537, 300000}) {
@@ -152,12 +157,11 @@ TEST(SnappyDecompressor, RoundTripsLibraryStreams) {
 }
 
 // Every offset below 140 (pattern paths, window copies up to 64 back, memory
-// copies beyond) with every
-// copy length, placed both well inside the stream (the fast loop) and at its
-// end (the careful loop).
+// copies beyond) with every copy length, placed both well inside the stream
+// (the fast loops) and at its end (the careful loop).
 TEST(SnappyDecompressor, EveryShortOffsetAndLength) {
-  LevelGuard guard;
-  for (SimdLevel level : levels()) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     for (size_t offset = 1; offset < 140; ++offset) {
       StreamBuilder b;
@@ -165,19 +169,14 @@ TEST(SnappyDecompressor, EveryShortOffsetAndLength) {
       for (size_t len = 1; len <= 64; ++len) b.copy2(offset, len);
       for (size_t len = 4; len <= 11; ++len) b.copy1(offset, len);
       for (size_t len = 1; len <= 64; len += 9) b.copy4(offset, len);
-      const Bytes stream = b.stream();
-      std::optional<Bytes> want = library_decode(stream);
-      ASSERT_TRUE(want) << offset;
-      std::optional<Bytes> got = parq_decode(stream);
-      ASSERT_TRUE(got) << "offset " << offset << " level " << to_string(level);
-      EXPECT_EQ(*got, *want) << "offset " << offset << " level " << to_string(level);
+      expect_library_output(b.stream(), "offset " + std::to_string(offset) + " level " + to_string(level));
     }
   }
 }
 
 TEST(SnappyDecompressor, LongLiteralsAndFarCopies) {
-  LevelGuard guard;
-  for (SimdLevel level : levels()) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     StreamBuilder b;
     for (size_t len : {60, 61, 64, 255, 256, 257, 65536, 65537, 70000})
@@ -187,18 +186,32 @@ TEST(SnappyDecompressor, LongLiteralsAndFarCopies) {
     b.copy1(2047, 11);
     for (int i = 0; i < 200; ++i) b.copy2(1000 + static_cast<size_t>(i), 64);
     b.literal(sample(3, 0, 9));
-    const Bytes stream = b.stream();
-    std::optional<Bytes> want = library_decode(stream);
-    ASSERT_TRUE(want);
-    std::optional<Bytes> got = parq_decode(stream);
-    ASSERT_TRUE(got) << to_string(level);
-    EXPECT_EQ(*got, *want) << to_string(level);
+    expect_library_output(b.stream(), to_string(level));
+  }
+}
+
+// The window after each long literal (61..64 bytes shift in, longer ones
+// reload it) serves the near copies that follow.
+TEST(SnappyDecompressor, NearCopiesAfterLongLiterals) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
+    set_simd_level(level);
+    StreamBuilder b;
+    near_opening(b);
+    for (size_t len : {17, 60, 61, 62, 63, 64, 65, 255, 256, 70000}) {
+      b.literal(sample(len, 0, static_cast<uint32_t>(len)));
+      b.copy1(3, 11);
+      b.copy2(40, 64);
+      b.copy2(64, 20);
+    }
+    for (int i = 0; i < 40; ++i) b.copy1(8, 4);  // the careful loop's share
+    expect_library_output(b.stream(), to_string(level));
   }
 }
 
 void expect_error(const Bytes& stream, const std::string& what) {
-  LevelGuard guard;
-  for (SimdLevel level : levels()) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     std::string error;
     EXPECT_FALSE(parq_decode(stream, &error)) << what;
@@ -207,57 +220,67 @@ void expect_error(const Bytes& stream, const std::string& what) {
   }
 }
 
-// Each fault both early in a long stream (fast loop) and in a short one.
+// Each fault both early in a long stream (fast loops, the vector one and,
+// after a near opening, the window one) and in a short one.
 TEST(SnappyDecompressor, NamesEachFault) {
-  for (size_t lead : {0, 500}) {
-    auto start = [&] {
-      StreamBuilder b;
-      b.literal(sample(lead + 1, 2, 3));
-      return b;
-    };
-    const Bytes tail = sample(300, 2, 4);
-    {
-      StreamBuilder b = start();
-      b.copy2(0, 5);
-      b.literal(tail);
-      expect_error(b.stream(), "a copy with offset 0");
-    }
-    {
-      StreamBuilder b = start();
-      b.copy2(lead + 2, 5);
-      b.literal(tail);
-      expect_error(b.stream(), "a copy reaches before the start of the output");
-    }
-    {
-      StreamBuilder b = start();
-      b.literal(tail);
-      b.copy1(1, 4);
-      expect_error(b.stream(b.produced - 1), "more bytes than its length header says");
-    }
-    {
-      StreamBuilder b = start();
-      b.literal(tail);
-      expect_error(b.stream(b.produced + 1), "fewer than its length header says");
-    }
-    {
-      StreamBuilder b = start();
-      b.literal(tail);
-      Bytes s = b.stream();
-      s.resize(s.size() - 1);
-      expect_error(s, "a literal runs past the end of the input");
-    }
-    {
-      StreamBuilder b = start();
-      b.body.push_back(2);  // a copy with 2-byte offset, and only one byte of it
-      b.body.push_back(1);
-      expect_error(b.stream(b.produced + 1), "a copy's offset runs past the end of the input");
-    }
-    {
-      StreamBuilder b = start();
-      b.body.push_back(63 << 2);  // a literal with 4 length bytes, and only two
-      b.body.push_back(1);
-      b.body.push_back(1);
-      expect_error(b.stream(b.produced + 1), "a literal's length runs past the end of the input");
+  for (bool near : {false, true}) {
+    for (size_t lead : {0, 500}) {
+      auto start = [&] {
+        StreamBuilder b;
+        if (near) near_opening(b);
+        b.literal(sample(lead + 1, 2, 3));
+        return b;
+      };
+      const Bytes tail = sample(300, 2, 4);
+      {
+        StreamBuilder b = start();
+        b.copy2(0, 5);
+        b.literal(tail);
+        expect_error(b.stream(), "a copy with offset 0");
+      }
+      {
+        StreamBuilder b = start();
+        b.copy2(b.produced + 1, 5);
+        b.literal(tail);
+        expect_error(b.stream(), "a copy reaches before the start of the output");
+      }
+      {
+        StreamBuilder b = start();
+        b.literal(tail);  // a long literal, decoded by a fast loop when lead is 500
+        b.literal(tail);
+        expect_error(b.stream(b.produced - 400), "more bytes than its length header says");
+      }
+      {
+        StreamBuilder b = start();
+        b.literal(tail);
+        b.copy1(1, 4);
+        expect_error(b.stream(b.produced - 1), "more bytes than its length header says");
+      }
+      {
+        StreamBuilder b = start();
+        b.literal(tail);
+        expect_error(b.stream(b.produced + 1), "fewer than its length header says");
+      }
+      {
+        StreamBuilder b = start();
+        b.literal(tail);
+        Bytes s = b.stream();
+        s.pop_back();
+        expect_error(s, "a literal runs past the end of the input");
+      }
+      {
+        StreamBuilder b = start();
+        b.body.push_back(2);  // a copy with 2-byte offset, and only one byte of it
+        b.body.push_back(1);
+        expect_error(b.stream(b.produced + 1), "a copy's offset runs past the end of the input");
+      }
+      {
+        StreamBuilder b = start();
+        b.body.push_back(63 << 2);  // a literal with 4 length bytes, and only two
+        b.body.push_back(1);
+        b.body.push_back(1);
+        expect_error(b.stream(b.produced + 1), "a literal's length runs past the end of the input");
+      }
     }
   }
 }
@@ -280,9 +303,9 @@ TEST(SnappyDecompressor, RejectsBadPreambles) {
 // Truncations and random byte changes of real streams: parq accepts exactly
 // what libsnappy accepts, with the same output.
 TEST(SnappyDecompressor, AgreesWithTheLibraryOnDamagedStreams) {
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   std::mt19937 rng(7);
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     for (int kind = 0; kind < 4; ++kind) {
       const Bytes stream = compress(sample(3000, kind, static_cast<uint32_t>(kind)));

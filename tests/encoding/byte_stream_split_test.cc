@@ -14,6 +14,7 @@
 
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "simd_levels.h"
 
 namespace parq::encoding {
 namespace {
@@ -21,16 +22,6 @@ namespace {
 using ::testing::HasSubstr;
 
 const size_t kSizes[] = {0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000003};
-
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out;
-  for (int l = 0; l <= static_cast<int>(detected_simd_level()); ++l) out.push_back(static_cast<SimdLevel>(l));
-  return out;
-}
-
-struct LevelGuard {
-  ~LevelGuard() { set_simd_level(detected_simd_level()); }
-};
 
 std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
   std::mt19937_64 rng(seed);
@@ -44,8 +35,8 @@ std::vector<uint8_t> bytes_of(const Buffer& b) { return {b.data(), b.data() + b.
 TEST(ByteStreamSplit, SpecExample) {
   const uint8_t values[] = {0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x11, 0x22, 0x33, 0xA3, 0xB4, 0xC5, 0xD6};
   const std::vector<uint8_t> expect = {0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6};
-  LevelGuard guard;
-  for (SimdLevel level : levels()) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     float f[3];
     std::memcpy(f, values, 12);
@@ -72,13 +63,13 @@ std::vector<uint8_t> reference_split(const std::vector<uint8_t>& values, size_t 
 }
 
 TEST(ByteStreamSplit, EveryWidthSizeAndLevelMatchesReference) {
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   for (size_t width = 1; width <= 17; ++width) {
     for (size_t n : kSizes) {
       if (n > 1000 && width != 2 && width != 4 && width != 8 && width != 3 && width != 16) continue;
       std::vector<uint8_t> values = random_bytes(n * width, static_cast<uint32_t>(n * 31 + width));
       std::vector<uint8_t> expect = reference_split(values, width);
-      for (SimdLevel level : levels()) {
+      for (SimdLevel level : testing::simd_levels()) {
         set_simd_level(level);
         ByteStreamSplitEncoder enc(width);
         enc.put(values.data(), n / 2);
@@ -105,7 +96,7 @@ TEST(ByteStreamSplit, EveryWidthSizeAndLevelMatchesReference) {
 }
 
 TEST(ByteStreamSplit, KernelsWithUnalignedPointersAndLongStrides) {
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   for (size_t width : {2, 3, 4, 8, 16}) {
     for (size_t n : {5, 33, 97, 200}) {
       size_t stride = n + 13;
@@ -113,7 +104,7 @@ TEST(ByteStreamSplit, KernelsWithUnalignedPointersAndLongStrides) {
       std::vector<uint8_t> scalar_streams(stride * width + 1, 0xEE);
       set_simd_level(SimdLevel::kScalar);
       byte_stream_split_encode(values.data() + 1, n, width, scalar_streams.data() + 1, stride);
-      for (SimdLevel level : levels()) {
+      for (SimdLevel level : testing::simd_levels()) {
         set_simd_level(level);
         std::vector<uint8_t> streams(stride * width + 1, 0xEE);
         byte_stream_split_encode(values.data() + 1, n, width, streams.data() + 1, stride);

@@ -13,6 +13,7 @@
 #include "parq/encoding/bit_packing.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "simd_levels.h"
 
 namespace parq::encoding {
 namespace {
@@ -60,6 +61,34 @@ TEST(RleHybrid, LongRepeatsBecomeRleRuns) {
   // varint(1000 << 1) = 0xd0 0x0f, then the value in one byte.
   EXPECT_EQ(bytes, (std::vector<uint8_t>{0xd0, 0x0f, 0x05}));
   EXPECT_EQ(decode(bytes, 3, 1000), values);
+}
+
+// repeats(): true only for an RLE run of that value covering n, and it
+// consumes nothing: the values decode in full afterwards.
+TEST(RleHybrid, RepeatsPeeksAtTheRunAhead) {
+  std::vector<uint32_t> run(1000, 5);
+  auto bytes = encode(run, 3);
+  {
+    RleBitPackedDecoder dec(bytes.data(), bytes.size(), 3);
+    EXPECT_TRUE(dec.repeats(5, 1000));
+    EXPECT_TRUE(dec.repeats(5, 10));
+    EXPECT_FALSE(dec.repeats(5, 1001));
+    EXPECT_FALSE(dec.repeats(4, 10));
+    std::vector<uint32_t> out(1000);
+    EXPECT_EQ(dec.decode(out.data(), 1000), 1000u);
+    EXPECT_EQ(out, run);
+    EXPECT_FALSE(dec.repeats(5, 1));  // the end
+  }
+  std::vector<uint32_t> mixed = {1, 2, 3, 4, 5, 6, 7, 0};
+  mixed.insert(mixed.end(), 100, 5);
+  bytes = encode(mixed, 3);
+  RleBitPackedDecoder dec(bytes.data(), bytes.size(), 3);
+  EXPECT_FALSE(dec.repeats(1, 1));  // a bit-packed run
+  std::vector<uint32_t> out(mixed.size());
+  EXPECT_EQ(dec.decode(out.data(), 8), 8u);
+  EXPECT_TRUE(dec.repeats(5, 100));
+  EXPECT_EQ(dec.decode(out.data() + 8, 100), 100u);
+  EXPECT_EQ(out, mixed);
 }
 
 TEST(RleHybrid, MixedRunsRoundTrip) {
@@ -192,16 +221,9 @@ std::vector<uint32_t> adversarial(size_t n, int width, std::mt19937& rng, int ki
   return v;
 }
 
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out;
-  for (SimdLevel l : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512})
-    if (l <= detected_simd_level()) out.push_back(l);
-  return out;
-}
-
 TEST(RleHybrid, EveryWidthSizeAndLevel) {
   std::mt19937 rng(1);
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     for (int width = 0; width <= 32; ++width)
       for (size_t n : {0u, 1u, 7u, 8u, 9u, 127u, 128u, 129u, 4097u})
@@ -227,7 +249,7 @@ TEST(RleHybrid, MillionValuesAndBatchBoundaries) {
       values.insert(values.end(), std::min(run, (size_t{1} << 20) - values.size()), v);
     }
     auto bytes = encode(values, width);
-    for (SimdLevel level : levels()) {
+    for (SimdLevel level : testing::simd_levels()) {
       set_simd_level(level);
       RleBitPackedDecoder dec(bytes.data(), bytes.size(), width);
       std::vector<uint32_t> got(values.size());
@@ -276,7 +298,7 @@ TEST(RleHybrid, NarrowOutputsAllWidths) {
   for (int width = 0; width <= 15; ++width) {
     auto values = adversarial(3000, width, rng, rng() % 5);
     auto bytes = encode(values, width);
-    for (SimdLevel level : levels()) {
+    for (SimdLevel level : testing::simd_levels()) {
       set_simd_level(level);
       RleBitPackedDecoder dec(bytes.data(), bytes.size(), width);
       std::vector<int16_t> got(values.size());
@@ -361,7 +383,7 @@ TEST(RleHybrid, TruncatedStreamsNeverReadPastTheEnd) {
   auto values = adversarial(700, 11, rng, 0);
   for (size_t i = 300; i < 400; ++i) values[i] = 5;
   auto bytes = encode(values, 11);
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     for (size_t len = 0; len <= bytes.size(); ++len) {
       std::unique_ptr<uint8_t[]> block(new uint8_t[len]);

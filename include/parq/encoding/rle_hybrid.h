@@ -43,6 +43,12 @@ class RleBitPackedDecoder {
   // go to `out`. Returns the count, 0 at the end of the stream.
   size_t next_piece(uint32_t* out, size_t n, bool& repeated, uint32_t& value);
 
+  // Whether the values from here on start with a repeat of `value` at least
+  // n long, so that a caller may take them without decoding (a page of
+  // levels that is one run). Reads the next run's header when no run is
+  // under way; consumes no values.
+  bool repeats(uint32_t value, size_t n);
+
   int bit_width() const { return bit_width_; }
   // Bytes consumed by the runs started so far.
   size_t position() const { return static_cast<size_t>(pos_ - begin_); }

@@ -1,11 +1,11 @@
-// Short-copy helpers of the byte-array codecs (PLAIN, DELTA_BYTE_ARRAY and
-// the dictionary encoder's short strings):
-// values are mostly a few dozen bytes, where memcpy's size dispatch costs
-// more than the copy itself, so these copy in whole 16/32-byte vectors and
-// let the caller guarantee room for the overshoot (Buffer padding on the
-// output side, a bound on the input side).
+// Unaligned little-endian loads and short copies, for the byte-array codecs
+// (PLAIN, DELTA_BYTE_ARRAY, dictionary strings) and the SNAPPY decoder:
+// values and elements are mostly a few dozen bytes, where memcpy's size
+// dispatch costs more than the copy itself, so these copy in whole 16/32-byte
+// vectors and let the caller guarantee room for the overshoot (Buffer padding
+// or a decoder's slack on the output side, a bound on the input side).
 //
-// Private to src/encoding.
+// Private to the library (src/).
 #pragma once
 
 #include <emmintrin.h>
@@ -14,7 +14,13 @@
 #include <cstdint>
 #include <cstring>
 
-namespace parq::encoding::bytes {
+namespace parq::bytes {
+
+inline uint32_t load_u16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
 
 inline uint32_t load_u32(const uint8_t* p) {
   uint32_t v;
@@ -28,13 +34,16 @@ inline uint64_t load_u64(const uint8_t* p) {
   return v;
 }
 
+inline void copy16(uint8_t* dst, const uint8_t* src) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+}
+
 // Copies len bytes in 16-byte steps (none for 0 bytes): reads up to 15
-// bytes past src + len and writes as far past dst + len.
+// bytes past src + len and writes as far past dst + len. Each step loads
+// after the previous one stored, so a source at least 16 bytes before dst
+// reads what this copy wrote (an LZ77 copy that overlaps its output).
 inline void copy16_steps(uint8_t* dst, const uint8_t* src, size_t len) {
-  for (size_t k = 0; k < len; k += 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k), v);
-  }
+  for (size_t k = 0; k < len; k += 16) copy16(dst + k, src + k);
 }
 
 // Copies 32 bytes.
@@ -56,4 +65,4 @@ inline void copy_bounded(uint8_t* dst, const uint8_t* src, size_t len, const uin
   }
 }
 
-}  // namespace parq::encoding::bytes
+}  // namespace parq::bytes
