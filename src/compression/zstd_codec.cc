@@ -1,6 +1,9 @@
-// ZSTD via libzstd; one context per codec object, reused across pages.
+// ZSTD via libzstd: compression contexts per codec object, decompression
+// contexts per thread.
 #include <zstd.h>
 #include <zstd_errors.h>
+
+#include <new>
 
 #include "codec_errors.h"
 #include "codecs.h"
@@ -8,20 +11,30 @@
 namespace parq::compression {
 namespace {
 
+// Readers make a codec per column chunk; a decompression context per codec
+// (created, then its fresh buffers faulted in) was 2.6% of a scan of the
+// lineitem ZSTD file, 784 chunks. Decompression holds no state between
+// calls, so one context per thread serves every codec.
+ZSTD_DCtx* thread_dctx() {
+  struct Owner {
+    ZSTD_DCtx* dctx = ZSTD_createDCtx();
+    ~Owner() { ZSTD_freeDCtx(dctx); }
+  };
+  thread_local Owner owner;
+  if (owner.dctx == nullptr) throw std::bad_alloc();
+  return owner.dctx;
+}
+
 class ZstdCodec final : public Codec {
  public:
   explicit ZstdCodec(int level)
       : level_(check_level("ZSTD", level, ZSTD_minCLevel(), ZSTD_maxCLevel(), ZSTD_CLEVEL_DEFAULT)) {}
-  ~ZstdCodec() override {
-    ZSTD_freeDCtx(dctx_);
-    ZSTD_freeCCtx(cctx_);
-  }
+  ~ZstdCodec() override { ZSTD_freeCCtx(cctx_); }
 
   format::CompressionCodec id() const override { return format::CompressionCodec::ZSTD; }
 
   void decompress(std::span<const uint8_t> in, uint8_t* out, size_t out_size) override {
-    if (dctx_ == nullptr) dctx_ = ZSTD_createDCtx();
-    size_t r = ZSTD_decompressDCtx(dctx_, out, out_size, in.data(), in.size());
+    size_t r = ZSTD_decompressDCtx(thread_dctx(), out, out_size, in.data(), in.size());
     if (ZSTD_isError(r)) {
       if (ZSTD_getErrorCode(r) == ZSTD_error_dstSize_tooSmall)
         fail_decompress(
@@ -46,7 +59,6 @@ class ZstdCodec final : public Codec {
 
  private:
   int level_;
-  ZSTD_DCtx* dctx_ = nullptr;
   ZSTD_CCtx* cctx_ = nullptr;
 };
 
