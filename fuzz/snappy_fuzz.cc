@@ -25,6 +25,34 @@ bool parq_decodes(const uint8_t* data, size_t size, uint8_t* out, size_t n) {
   }
 }
 
+// Whether the stream has a literal whose 4-byte length field is 2^32 - 1:
+// libsnappy wraps that length to 0 and reads on, parq rejects it (the one
+// difference between them; tests/compression/snappy_decompressor_test.cc).
+bool has_wrapping_literal(const uint8_t* data, size_t size) {
+  size_t i = 0;
+  while (i < size && (data[i] & 0x80)) ++i;  // the preamble
+  for (++i; i < size;) {
+    const uint8_t tag = data[i++];
+    if ((tag & 3) != 0) {
+      i += (tag & 3) == 3 ? 4 : (tag & 3);
+      continue;
+    }
+    size_t len = (tag >> 2) + 1;
+    if (len > 60) {
+      const size_t extra = len - 60;
+      if (size - i < extra) return false;
+      len = 0;
+      for (size_t k = extra; k-- > 0;) len = len << 8 | data[i + k];
+      if (extra == 4 && len == 0xFFFFFFFF) return true;
+      len += 1;
+      i += extra;
+    }
+    if (size - i < len) return false;
+    i += len;
+  }
+  return false;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -39,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto ours = std::make_unique<uint8_t[]>(*length);
     auto theirs = std::make_unique<char[]>(*length);
     const bool ok = parq_decodes(data, size, ours.get(), *length);
-    if (ok != snappy::RawUncompress(bytes, size, theirs.get())) std::abort();
+    const bool library_ok = snappy::RawUncompress(bytes, size, theirs.get());
+    if (ok != library_ok && !(library_ok && has_wrapping_literal(data, size))) std::abort();
     if (ok && *length != 0 && std::memcmp(ours.get(), theirs.get(), *length) != 0) std::abort();
   }
   std::string compressed;

@@ -41,7 +41,9 @@ struct Stream {
 // the tag. Reads 4 bytes at ip, inside the fast loops' input slack.
 inline size_t long_literal_length(size_t tag_length, const uint8_t*& ip) {
   const size_t extra = tag_length - 60;
-  const size_t len = (bytes::load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))) + 1;
+  // In size_t: a length field of 2^32 - 1 is a literal of 2^32 bytes, more
+  // than any output holds (libsnappy wraps it to an empty literal).
+  const size_t len = size_t{bytes::load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))} + 1;
   ip += extra;
   return len;
 }

@@ -285,6 +285,31 @@ TEST(SnappyDecompressor, NamesEachFault) {
   }
 }
 
+// A literal length field of 2^32 - 1 means 2^32 bytes, more than any
+// output holds. libsnappy wraps it to an empty literal and reads on; parq
+// rejects it wherever it stands (fuzz/snappy_fuzz.cc allows that one
+// difference).
+TEST(SnappyDecompressor, RejectsALiteralOfTwoToThe32Bytes) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
+    set_simd_level(level);
+    for (bool near : {false, true}) {
+      for (size_t lead : {0, 500}) {
+        StreamBuilder b;
+        if (near) near_opening(b);
+        b.literal(sample(lead + 1, 2, 3));
+        for (uint8_t byte : {uint8_t{63 << 2}, uint8_t{0xFF}, uint8_t{0xFF}, uint8_t{0xFF}, uint8_t{0xFF}})
+          b.body.push_back(byte);
+        b.literal(sample(300, 2, 4));
+        std::string error;
+        EXPECT_FALSE(parq_decode(b.stream(), &error)) << to_string(level) << " lead " << lead;
+        EXPECT_THAT(error, HasSubstr("a literal runs past the end of the input")) << to_string(level);
+        EXPECT_TRUE(library_decode(b.stream())) << "libsnappy no longer wraps the length";
+      }
+    }
+  }
+}
+
 TEST(SnappyDecompressor, RejectsBadPreambles) {
   EXPECT_FALSE(snappy_uncompressed_length(Bytes{}));
   EXPECT_FALSE(snappy_uncompressed_length(Bytes{0x80, 0x80}));
