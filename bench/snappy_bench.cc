@@ -5,6 +5,7 @@
 #include <snappy.h>
 
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -46,6 +47,12 @@ std::string page(int kind) {
       }
       break;
     }
+    case 3:  // dictionary indices bit-packed at width 12 with short runs: small-offset copies
+      while (out.size() < kPageBytes) {
+        uint8_t b = static_cast<uint8_t>(rng() % 4 == 0 ? rng() : 0);
+        for (int r = 0, n = 1 + static_cast<int>(rng() % 24); r < n; ++r) out.push_back(static_cast<char>(b));
+      }
+      break;
     case 4:  // random int64 below 10^6: a 2-3 byte literal and a copy of the zero bytes per value
       while (out.size() < kPageBytes) {
         int64_t v = static_cast<int64_t>(rng() % 1'000'000);
@@ -58,19 +65,13 @@ std::string page(int kind) {
         put(&v, 8);
       }
       break;
-    case 3:  // dictionary indices bit-packed at width 12 with short runs: small-offset copies
-      while (out.size() < kPageBytes) {
-        uint8_t b = static_cast<uint8_t>(rng() % 4 == 0 ? rng() : 0);
-        for (int r = 0, n = 1 + static_cast<int>(rng() % 24); r < n; ++r) out.push_back(static_cast<char>(b));
-      }
-      break;
   }
   out.resize(kPageBytes);
   return out;
 }
 
-constexpr int kKindCount = 6;
 const char* kKinds[] = {"sequential_int64", "random_int32", "strings", "byte_runs", "random_int64", "doubles_by_7"};
+constexpr int kKindCount = static_cast<int>(std::size(kKinds));
 
 void run(benchmark::State& state, bool library) {
   const std::string raw = page(static_cast<int>(state.range(0)));

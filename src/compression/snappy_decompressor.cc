@@ -308,6 +308,11 @@ void decode_scalar(Stream& s) {
 // Copies from this near wait for recent stores (bench/snappy_bench.cc:
 // sequential int64 copies from 8 bytes back, text mostly from beyond 64).
 constexpr size_t kNearOffset = 32;
+// The stretch that picks the loop: elements 256 to 383, a quarter of them
+// near copies for the window.
+constexpr int kSampleSkip = 256;
+constexpr int kSampleElements = 128;
+constexpr int kSampleNear = kSampleElements / 4;
 
 // How many of `sample` elements, after the first `skip`, are copies from at
 // most kNearOffset bytes back: those are the loads that wait for recent
@@ -342,7 +347,7 @@ int near_copies(const Stream& s, int skip, int sample) {
 }
 
 [[PARQ_SNAPPY_AVX512]] void decode_avx512(Stream& s) {
-  if (near_copies(s, 256, 128) >= 32) {
+  if (near_copies(s, kSampleSkip, kSampleElements) >= kSampleNear) {
     decode_window(s);
   } else {
     VectorCopies<ShufflePattern> copies;
@@ -350,10 +355,6 @@ int near_copies(const Stream& s, int skip, int sample) {
   }
   decode_careful(s);
 }
-
-}  // namespace
-
-namespace {
 
 struct Preamble {
   size_t length;  // uncompressed

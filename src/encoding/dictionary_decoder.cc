@@ -286,14 +286,15 @@ void append_short_entries(const ByteArrayBatch& dictionary, size_t longest, cons
 size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, size_t longest, ByteArrayBatch& out, size_t n) {
   const int32_t* offsets = dictionary.offsets();
   const uint8_t* bytes = dictionary.data();
-  if (longest != 0 && longest <= 32 && out.fits(n * longest)) {
+  const bool short_entries = longest != 0 && longest <= 32;
+  if (short_entries && out.fits(n * longest)) {
     // Room for the whole call at once: growing run by run copied the
     // batch's strings again at every doubling.
     out.data_buffer().reserve_more(n * longest);
     out.offsets_buffer().reserve_more(n * sizeof(int32_t));
   }
   return run(n, dictionary.size(), [&](const uint32_t* idx, uint32_t index, size_t take, size_t) {
-    if (longest != 0 && longest <= 32 && out.fits(take * longest)) {
+    if (short_entries && out.fits(take * longest)) {
       if (longest <= 16) {
         append_short_entries<16>(dictionary, longest, idx, index, take, out);
       } else {

@@ -62,13 +62,14 @@ class PreadInput : public RandomAccessInput {
 };
 
 class MappedInput : public RandomAccessInput {
-  // Maps a column chunk's pages in one call, before its pages are decoded:
-  // faulting them in 16 pages at a time was 5% of a scan of the lineitem
-  // file. Best effort: kernels before 5.14 refuse, and the faults remain.
+  // Maps a large view's pages (a column chunk's) in one call, before they
+  // are decoded: faulting them in 16 pages at a time was 5% of a scan of
+  // the lineitem file. Best effort: kernels before 5.14 refuse, and the
+  // faults remain.
   void populate(uint64_t offset, size_t n) const {
 #ifdef MADV_POPULATE_READ
     if (n < (size_t{1} << 16)) return;
-    const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+    static const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
     const uint64_t start = offset / page * page;
     ::madvise(const_cast<uint8_t*>(data_) + start, static_cast<size_t>(offset + n - start), MADV_POPULATE_READ);
 #else

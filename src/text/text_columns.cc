@@ -393,7 +393,7 @@ struct BatchBuilder::Column {
   Buffer values;
   std::vector<std::unique_ptr<Column>> children;
   std::string scratch;
-  TextRow key_row_;  // append_text's one-node row, reused
+  TextRow key_row;  // append_text's one-node row, reused
 
   Column(const TextType& t, const std::string& parent) : type(t), storage(storage_of(t)) {
     path = parent.empty() ? t.name : parent + "." + t.name;
@@ -524,13 +524,13 @@ struct BatchBuilder::Column {
 
   // A value given as bare text (a JSON member name used as a map key).
   void append_text(std::string_view text) {
-    key_row_.clear();
+    key_row.clear();
     TextNode node;
     node.kind = NodeKind::kText;
     node.quoted = true;
     node.text = text;
-    key_row_.nodes.push_back(node);
-    append(key_row_, 0);
+    key_row.nodes.push_back(node);
+    append(key_row, 0);
   }
 
   void append_struct(const TextRow& row, size_t at) {

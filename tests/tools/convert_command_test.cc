@@ -136,6 +136,10 @@ TEST_F(ConvertCommand, MapsFromASchema) {
       run_tool({"convert", file("s.jsonl", "{\"id\":5,\"attrs\":3}\n"), path("s.parquet"), "--schema", schema});
   EXPECT_EQ(scalar.exit_code, 1);
   EXPECT_THAT(scalar.err, HasSubstr("column attrs: '3' is not a map"));
+  CommandResult bare_entry =
+      run_tool({"convert", file("e.jsonl", "{\"id\":5,\"attrs\":[1]}\n"), path("e.parquet"), "--schema", schema});
+  EXPECT_EQ(bare_entry.exit_code, 1);
+  EXPECT_THAT(bare_entry.err, HasSubstr("column attrs: '1' is not a map entry"));
 
   const std::string keys_only = file("keys.txt",
                                      "message m { optional group tags (MAP) { repeated group key_value {"
@@ -145,6 +149,12 @@ TEST_F(ConvertCommand, MapsFromASchema) {
   EXPECT_EQ(no_values.exit_code, 1);
   EXPECT_THAT(no_values.err, HasSubstr("schema field \"tags\": a map without values cannot be filled from text"));
   EXPECT_FALSE(fs::exists(path("t.parquet")));
+
+  const std::string no_group = file("group.txt", "message m { optional group tags (MAP) { required int32 key; } }");
+  CommandResult flat =
+      run_tool({"convert", file("g.jsonl", "{\"tags\":{\"1\":1}}\n"), path("g.parquet"), "--schema", no_group});
+  EXPECT_EQ(flat.exit_code, 1);
+  EXPECT_THAT(flat.err, HasSubstr("a map without a key-value group"));
 }
 
 TEST_F(ConvertCommand, MalformedInputsAndUsage) {
