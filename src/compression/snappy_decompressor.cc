@@ -1,10 +1,14 @@
-// The snappy decoder: a fast loop that runs while every element fits the
+// The snappy decoder: fast loops that run while every element fits the
 // slack at both ends (one bounds check per loop, one offset check per copy),
-// then a careful loop that checks every byte for the last elements.
+// then a careful loop that checks every byte for the last elements. The
+// stream decodes in segments, each in the fast loop that suits a sample of
+// its elements: near copies keep the last output bytes in a register (AVX-512),
+// copy types that change at random are read through a table, others branch.
 #include "snappy_decompressor.h"
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -46,6 +50,35 @@ inline size_t long_literal_length(size_t tag_length, const uint8_t*& ip) {
   const size_t len = size_t{bytes::load_u32(ip) & (0xFFFFFFFFu >> (32 - 8 * extra))} + 1;
   ip += extra;
   return len;
+}
+
+// Per copy tag: the length (low byte) and the offset bits the tag holds
+// (type 1 keeps offset bits 8-10 there), above them.
+constexpr std::array<uint32_t, 256> kCopyTag = [] {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t tag = 0; tag < 256; ++tag) {
+    if ((tag & 3) == 1) table[tag] = (4 + ((tag >> 2) & 7)) | (tag >> 5) << 16;
+    if ((tag & 3) >= 2) table[tag] = (tag >> 2) + 1;
+  }
+  return table;
+}();
+
+// The offset bytes after a copy tag of type 1, 2 and 3.
+constexpr std::array<uint32_t, 4> kOffsetMask = {0, 0xFF, 0xFFFF, 0xFFFFFFFF};
+
+// read_copy without a branch on the copy type: on pages of random integers
+// the type follows the offset's size, which is random, and a mispredicted
+// branch here sat on the chain from one element's tag to the next (20% of
+// the decoding time). The input advances by the type alone (1, 2 or 4
+// bytes), a few cycles after the tag; 4 bytes read at ip stay inside the
+// fast loop's input slack.
+inline size_t read_copy_by_table(uint32_t tag, const uint8_t*& ip, size_t& len) {
+  const uint32_t type = tag & 3;
+  const uint32_t entry = kCopyTag[tag];
+  len = entry & 0xFF;
+  const size_t offset = ((entry >> 16) << 8) + (bytes::load_u32(ip) & kOffsetMask[type]);
+  ip += type + ((type >> 1) & type);
+  return offset;
 }
 
 // A copy element (tag & 3 != 0, the tag at ip[-1]): its offset, its length
@@ -154,9 +187,15 @@ alignas(64) constexpr std::array<std::array<uint8_t, 64>, 65> kWindowCopy = [] {
 #define PARQ_SNAPPY_AVX512 gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")
 
 struct WindowCopies {
-  // Lanes for bytes before the output's start hold zeros; the offset check
-  // keeps copies from reading them.
-  [[PARQ_SNAPPY_AVX512]] WindowCopies() : window(_mm512_setzero_si512()) {}
+  // The output's last 64 bytes, where the loop starts (it may start in the
+  // middle of a stream). Lanes for bytes before the output's start hold
+  // zeros; the offset check keeps copies from reading them, and the masked
+  // load from touching them.
+  [[PARQ_SNAPPY_AVX512]] explicit WindowCopies(const Stream& s) {
+    const size_t history = std::min<size_t>(static_cast<size_t>(s.op - s.out_begin), 64);
+    const __mmask64 lanes = ~_bzhi_u64(~uint64_t{0}, static_cast<unsigned>(64 - history));
+    window = _mm512_maskz_loadu_epi8(lanes, s.op - 64);
+  }
 
   __m512i window;
 
@@ -202,13 +241,20 @@ struct WindowCopies {
   }
 };
 
-// The element loop of both fast paths; `copies` writes the bytes.
-template <class Copies>
-[[gnu::always_inline]] inline void decode_fast(Stream& s, Copies& copies) {
+// The element loop of the fast paths; `copies` writes the bytes. A
+// branch on the copy type costs nothing where it is predictable and a
+// mispredict per copy where it is not; the table costs a few cycles per
+// copy either way. A sample of the stream chooses.
+enum class CopyType { kBranch, kTable };
+
+// Stops at the first element boundary at or past `op_limit`, or where the
+// slack ends.
+template <CopyType kCopyType, class Copies>
+[[gnu::always_inline]] inline void decode_fast(Stream& s, Copies& copies, const uint8_t* op_limit) {
   if (static_cast<size_t>(s.in_end - s.ip) <= kInputSlack || static_cast<size_t>(s.out_end - s.op) <= kOutputSlack)
     return;
   const uint8_t* const ip_limit = s.in_end - kInputSlack;
-  const uint8_t* const op_limit = s.out_end - kOutputSlack;
+  op_limit = std::min<const uint8_t*>(op_limit, s.out_end - kOutputSlack);
   const uint8_t* ip = s.ip;
   uint8_t* op = s.op;
   while (ip < ip_limit && op < op_limit) {
@@ -216,7 +262,7 @@ template <class Copies>
     const uint32_t tag = *ip++;
     size_t len = (tag >> 2) + 1;
     if ((tag & 3) == 0) {
-      if (len <= 60) {
+      if (len <= 60) [[likely]] {
         copies.literal(op, ip, len);
       } else {
         len = long_literal_length(len, ip);
@@ -231,8 +277,8 @@ template <class Copies>
       op += len;
       continue;
     }
-    const size_t offset = read_copy(tag, ip, len);
-    if (offset - 1 >= static_cast<size_t>(op - s.out_begin)) {
+    const size_t offset = kCopyType == CopyType::kTable ? read_copy_by_table(tag, ip, len) : read_copy(tag, ip, len);
+    if (offset - 1 >= static_cast<size_t>(op - s.out_begin)) [[unlikely]] {
       s.op = op;
       corrupt(s, element, offset == 0 ? "a copy with offset 0" : "a copy reaches before the start of the output");
     }
@@ -293,37 +339,43 @@ void decode_careful(Stream& s) {
                                   std::to_string(s.out_end - s.out_begin) + ")");
 }
 
-void decode_scalar(Stream& s) {
-  VectorCopies<ScalarPattern> copies;
-  decode_fast(s, copies);
-  decode_careful(s);
-}
-
-[[gnu::target("avx2,bmi2")]] void decode_avx2(Stream& s) {
-  VectorCopies<ShufflePattern> copies;
-  decode_fast(s, copies);
-  decode_careful(s);
-}
-
 // Copies from this near wait for recent stores (bench/snappy_bench.cc:
 // sequential int64 copies from 8 bytes back, text mostly from beyond 64).
 constexpr size_t kNearOffset = 32;
-// The stretch that picks the loop: elements 256 to 383, a quarter of them
-// near copies for the window.
+// The stream decodes in segments of this much output, each in the loop
+// that suits a sample of its first elements. Compressors (libsnappy and
+// the ports in other engines) match within blocks of 64 KiB of input, each
+// starting without history, so a block's first copies are all near and of
+// one type; its later ones reach further (copies of random integers pass
+// 2 KiB, and so change type, only after the first few KiB). Segments start
+// in the middle of blocks, where a sample shows the block as it mostly is.
+constexpr size_t kSegmentBytes = 64 * 1024;
+// The sample: 128 elements, after the first 256 of a stream (whose copies
+// are all near, for want of history). A quarter of them near copies call
+// for the window; copies that change type at least 30 times in 100 (random
+// integers and doubles: 42-46) for the table.
 constexpr int kSampleSkip = 256;
 constexpr int kSampleElements = 128;
 constexpr int kSampleNear = kSampleElements / 4;
+constexpr int kMixedTypesPercent = 30;
 
-// How many of `sample` elements, after the first `skip`, are copies from at
-// most kNearOffset bytes back: those are the loads that wait for recent
-// stores, which the window saves. Where copies reach further (text, random
-// integers), shifting the window costs more than it saves, so a stretch of
-// the stream picks the loop. Not its opening: with no history yet, the
-// first copies of any stream are near (in the wide benchmark file, 369 of
-// 600 pages looked near there while 5% of all their copies are).
-int near_copies(const Stream& s, int skip, int sample) {
+struct StreamSample {
+  int copies = 0;
+  int near = 0;          // copies from at most kNearOffset bytes back
+  int type_changes = 0;  // copies of another type than the copy before
+
+  bool near_copies() const { return near >= kSampleNear; }
+  bool mixed_types() const { return copies > 0 && type_changes * 100 >= copies * kMixedTypesPercent; }
+};
+
+// The copies among `sample` elements after the first `skip`. Near copies
+// are the loads that wait for recent stores, which the window saves; where
+// copies reach further (text, random integers), shifting the window costs
+// more than it saves.
+StreamSample sample_stream(const Stream& s, int skip, int sample) {
   const uint8_t* ip = s.ip;
-  int near = 0;
+  StreamSample result;
+  uint32_t last_type = 0;
   for (int element = 0; element < skip + sample && s.in_end - ip >= 5; ++element) {
     const uint32_t tag = *ip++;
     size_t len = (tag >> 2) + 1;
@@ -331,29 +383,92 @@ int near_copies(const Stream& s, int skip, int sample) {
       if (len > 60) len = long_literal_length(len, ip);
       if (len > static_cast<size_t>(s.in_end - ip)) break;
       ip += len;
-    } else {
-      const bool is_near = read_copy(tag, ip, len) <= kNearOffset;
-      near += element >= skip && is_near;
+      continue;
     }
+    const size_t offset = read_copy(tag, ip, len);
+    if (element >= skip) {
+      result.near += offset <= kNearOffset;
+      result.type_changes += last_type != 0 && (tag & 3) != last_type;
+      ++result.copies;
+    }
+    last_type = tag & 3;
   }
-  return near;
+  return result;
 }
 
-// Kept out of decode_avx512: with both fast loops in one function the
-// window loop ran 15% slower (bench/snappy_bench.cc).
-[[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_window(Stream& s) {
-  WindowCopies copies;
-  decode_fast(s, copies);
+// Each loop is a function of its own, compiled for its instruction set:
+// sharing one function, the loops ran slower.
+template <CopyType kCopyType>
+[[gnu::noinline]] void decode_vector_scalar(Stream& s, const uint8_t* op_limit) {
+  VectorCopies<ScalarPattern> copies;
+  decode_fast<kCopyType>(s, copies, op_limit);
+}
+
+template <CopyType kCopyType>
+[[gnu::target("avx2,bmi2"), gnu::noinline]] void decode_vector_avx2(Stream& s, const uint8_t* op_limit) {
+  VectorCopies<ShufflePattern> copies;
+  decode_fast<kCopyType>(s, copies, op_limit);
+}
+
+template <CopyType kCopyType>
+[[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_vector_avx512(Stream& s, const uint8_t* op_limit) {
+  VectorCopies<ShufflePattern> copies;
+  decode_fast<kCopyType>(s, copies, op_limit);
+}
+
+[[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_window(Stream& s, const uint8_t* op_limit) {
+  WindowCopies copies(s);
+  decode_fast<CopyType::kBranch>(s, copies, op_limit);
+}
+
+// Runs `decode_segment(s, sample, op_limit)` segment by segment while the
+// fast loops can go on, then the careful loop.
+template <class DecodeSegment>
+[[gnu::always_inline]] inline void decode_segments(Stream& s, DecodeSegment decode_segment) {
+  int skip = kSampleSkip;
+  size_t segment = kSegmentBytes / 2;
+  bool fast = true;
+  while (fast && static_cast<size_t>(s.out_end - s.op) > segment) {
+    uint8_t* const op_limit = s.op + segment;
+    decode_segment(s, sample_stream(s, skip, kSampleElements), op_limit);
+    fast = s.op >= op_limit;  // else the input's slack ran out
+    skip = 0;
+    segment = kSegmentBytes;
+  }
+  if (fast) decode_segment(s, sample_stream(s, skip, kSampleElements), s.out_end);
+  decode_careful(s);
+}
+
+void decode_scalar(Stream& s) {
+  decode_segments(s, [](Stream& s, const StreamSample& sample, const uint8_t* op_limit) {
+    if (sample.mixed_types()) {
+      decode_vector_scalar<CopyType::kTable>(s, op_limit);
+    } else {
+      decode_vector_scalar<CopyType::kBranch>(s, op_limit);
+    }
+  });
+}
+
+[[gnu::target("avx2,bmi2")]] void decode_avx2(Stream& s) {
+  decode_segments(s, [](Stream& s, const StreamSample& sample, const uint8_t* op_limit) {
+    if (sample.mixed_types()) {
+      decode_vector_avx2<CopyType::kTable>(s, op_limit);
+    } else {
+      decode_vector_avx2<CopyType::kBranch>(s, op_limit);
+    }
+  });
 }
 
 [[PARQ_SNAPPY_AVX512]] void decode_avx512(Stream& s) {
-  if (near_copies(s, kSampleSkip, kSampleElements) >= kSampleNear) {
-    decode_window(s);
-  } else {
-    VectorCopies<ShufflePattern> copies;
-    decode_fast(s, copies);
-  }
-  decode_careful(s);
+  decode_segments(s, [](Stream& s, const StreamSample& sample, const uint8_t* op_limit) {
+    if (sample.near_copies()) {
+      decode_window(s, op_limit);
+    } else if (sample.mixed_types()) {
+      decode_vector_avx512<CopyType::kTable>(s, op_limit);
+    } else {
+      decode_vector_avx512<CopyType::kBranch>(s, op_limit);
+    }
+  });
 }
 
 struct Preamble {

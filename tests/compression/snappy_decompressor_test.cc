@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <snappy.h>
 
+#include <bit>
 #include <memory>
 #include <optional>
 #include <random>
@@ -57,10 +58,17 @@ Bytes compress(const Bytes& raw) {
   return Bytes(c.begin(), c.end());
 }
 
+// Kinds 4 and 5 are the pages of the wide benchmark file: random int64
+// below 10^6 and doubles n / 7.0, whose copies change type at random.
+constexpr int kSampleKinds = 6;
+
 Bytes sample(size_t n, int kind, uint32_t seed) {
   std::mt19937 rng(seed);
   Bytes v(n);
+  uint64_t value = 0;
   for (size_t i = 0; i < n; ++i) {
+    if (i % 8 == 0 && kind == 4) value = rng() % 1'000'000;
+    if (i % 8 == 0 && kind == 5) value = std::bit_cast<uint64_t>(static_cast<double>(rng() % 1'000'000) / 7.0);
     switch (kind) {
       case 0:
         v[i] = static_cast<uint8_t>(rng());
@@ -71,9 +79,12 @@ Bytes sample(size_t n, int kind, uint32_t seed) {
       case 2:
         v[i] = static_cast<uint8_t>("snappy page "[(i + rng() % 2) % 12]);
         break;  // text
-      default:
+      case 3:
         v[i] = static_cast<uint8_t>(rng() % 7 == 0 ? rng() % 3 : 0);
         break;  // byte runs
+      default:
+        v[i] = static_cast<uint8_t>(value >> (8 * (i % 8)));
+        break;
     }
   }
   return v;
@@ -125,11 +136,29 @@ struct StreamBuilder {
   Bytes stream() const { return stream(produced); }
 };
 
-// An opening of 400 copies from 8 bytes back: with AVX-512 the stream takes
-// the register-window loop (the decoder samples elements 256 to 383).
-void near_opening(StreamBuilder& b) {
-  b.literal(sample(8, 0, 11));
-  for (int i = 0; i < 400; ++i) b.copy1(8, 4);
+// How a hand-built stream starts, and so which fast loop decodes it (the
+// decoder samples elements 256 to 383): 400 copies from 8 bytes back take
+// the register-window loop with AVX-512; 400 far copies that alternate
+// between 1- and 2-byte offsets take the loop that reads copy tags through
+// a table; no opening, the loop that branches on them.
+enum class Opening { kNone, kNear, kMixed };
+constexpr Opening kOpenings[] = {Opening::kNone, Opening::kNear, Opening::kMixed};
+
+const char* to_string(Opening opening) {
+  return opening == Opening::kNone ? "no opening" : opening == Opening::kNear ? "near opening" : "mixed opening";
+}
+
+void open_stream(StreamBuilder& b, Opening opening) {
+  if (opening == Opening::kNear) {
+    b.literal(sample(8, 0, 11));
+    for (int i = 0; i < 400; ++i) b.copy1(8, 4);
+  } else if (opening == Opening::kMixed) {
+    b.literal(sample(2048, 0, 12));
+    for (size_t i = 0; i < 200; ++i) {
+      b.copy1(100 + i * 37 % 1900, 4 + i % 8);
+      b.copy2(40 + i * 53 % 2000, 1 + i % 64);
+    }
+  }
 }
 
 // A stream libsnappy accepts: parq decodes it to the same bytes.
@@ -145,7 +174,7 @@ TEST(SnappyDecompressor, RoundTripsLibraryStreams) {
   testing::SimdLevelGuard guard;
   for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
-    for (int kind = 0; kind < 4; ++kind) {
+    for (int kind = 0; kind < kSampleKinds; ++kind) {
       for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 79, 80, 81, 200, 4095, 65536, 65537, 300000}) {
         const Bytes raw = sample(n, kind, static_cast<uint32_t>(n + kind));
         std::optional<Bytes> got = parq_decode(compress(raw));
@@ -197,7 +226,7 @@ TEST(SnappyDecompressor, NearCopiesAfterLongLiterals) {
   for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     StreamBuilder b;
-    near_opening(b);
+    open_stream(b, Opening::kNear);
     for (size_t len : {17, 60, 61, 62, 63, 64, 65, 255, 256, 70000}) {
       b.literal(sample(len, 0, static_cast<uint32_t>(len)));
       b.copy1(3, 11);
@@ -220,14 +249,14 @@ void expect_error(const Bytes& stream, const std::string& what) {
   }
 }
 
-// Each fault both early in a long stream (fast loops, the vector one and,
-// after a near opening, the window one) and in a short one.
+// Each fault both early in a long stream (each fast loop, by its opening)
+// and in a short one.
 TEST(SnappyDecompressor, NamesEachFault) {
-  for (bool near : {false, true}) {
+  for (Opening opening : kOpenings) {
     for (size_t lead : {0, 500}) {
       auto start = [&] {
         StreamBuilder b;
-        if (near) near_opening(b);
+        open_stream(b, opening);
         b.literal(sample(lead + 1, 2, 3));
         return b;
       };
@@ -293,16 +322,17 @@ TEST(SnappyDecompressor, RejectsALiteralOfTwoToThe32Bytes) {
   testing::SimdLevelGuard guard;
   for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
-    for (bool near : {false, true}) {
+    for (Opening opening : kOpenings) {
       for (size_t lead : {0, 500}) {
         StreamBuilder b;
-        if (near) near_opening(b);
+        open_stream(b, opening);
         b.literal(sample(lead + 1, 2, 3));
         for (uint8_t byte : {uint8_t{63 << 2}, uint8_t{0xFF}, uint8_t{0xFF}, uint8_t{0xFF}, uint8_t{0xFF}})
           b.body.push_back(byte);
         b.literal(sample(300, 2, 4));
         std::string error;
-        EXPECT_FALSE(parq_decode(b.stream(), &error)) << to_string(level) << " lead " << lead;
+        EXPECT_FALSE(parq_decode(b.stream(), &error))
+            << to_string(level) << " " << to_string(opening) << " lead " << lead;
         EXPECT_THAT(error, HasSubstr("a literal runs past the end of the input")) << to_string(level);
         EXPECT_TRUE(library_decode(b.stream())) << "libsnappy no longer wraps the length";
       }
@@ -332,8 +362,13 @@ TEST(SnappyDecompressor, AgreesWithTheLibraryOnDamagedStreams) {
   std::mt19937 rng(7);
   for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
-    for (int kind = 0; kind < 4; ++kind) {
-      const Bytes stream = compress(sample(3000, kind, static_cast<uint32_t>(kind)));
+    StreamBuilder mixed;
+    open_stream(mixed, Opening::kMixed);
+    mixed.literal(sample(100, 2, 5));
+    for (int kind = 0; kind <= kSampleKinds; ++kind) {
+      // The last: a stream for the table loop.
+      const Bytes stream =
+          kind == kSampleKinds ? mixed.stream() : compress(sample(3000, kind, static_cast<uint32_t>(kind)));
       for (size_t cut = 0; cut < stream.size(); cut += 7) {
         Bytes s(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(cut));
         EXPECT_EQ(parq_decode(s).has_value(), library_decode(s).has_value()) << "cut " << cut;
