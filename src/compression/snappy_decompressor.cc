@@ -156,14 +156,20 @@ struct ShufflePattern {
 // Writes the fast loop's bytes with 16-byte vectors; copies from less than
 // 16 bytes back go through `Pattern`. Always inlined, so that the pattern
 // call lands in the caller's target (AVX2) and inlines there.
+// Most elements of integer pages are at most 16 bytes: one vector, and the
+// loop for longer ones out of their way.
 template <class Pattern>
 struct VectorCopies {
   // len <= 60
-  [[gnu::always_inline]] void literal(uint8_t* op, const uint8_t* ip, size_t len) { bytes::copy16_steps(op, ip, len); }
+  [[gnu::always_inline]] void literal(uint8_t* op, const uint8_t* ip, size_t len) {
+    bytes::copy16(op, ip);
+    if (len > 16) bytes::copy16_steps(op + 16, ip + 16, len - 16);
+  }
   void after_long_literal(const uint8_t*, size_t) {}
   [[gnu::always_inline]] void copy(uint8_t* op, size_t offset, size_t len) {
     if (offset >= 16) {
-      bytes::copy16_steps(op, op - offset, len);
+      bytes::copy16(op, op - offset);
+      if (len > 16) bytes::copy16_steps(op + 16, op + 16 - offset, len - 16);
     } else {
       Pattern::copy(op, op - offset, offset, len);
     }
