@@ -10,6 +10,7 @@
 
 #include "parq/encoding/plain.h"
 #include "parq/error.h"
+#include "parq/util/cpu.h"
 #include "util/byte_copy.h"
 
 namespace parq::encoding {
@@ -34,6 +35,71 @@ inline size_t load_next_length(const uint8_t* p, size_t len) {
 }
 
 constexpr size_t kMaxBatchBytes = static_cast<size_t>(kMaxByteArrayBatchBytes);
+
+// The fast loop's copy of a value: a fixed-size move of up to kBytes, in
+// whole vectors. Values up to 32 bytes take one 32-byte move; once a value
+// of 33 to 64 bytes shows up, the decoder moves 64 bytes a value with AVX2
+// instead of leaving the loop for each longer one (lineitem comments of 10
+// to 43 bytes: 258 -> 380-420 M values/s; a 64-byte move for short values
+// alone would cost them 5-10%).
+struct Copy32 {
+  static constexpr size_t kBytes = 32;
+  static void copy(uint8_t* dst, const uint8_t* src) { copy32(dst, src); }
+};
+
+struct Copy64 {
+  static constexpr size_t kBytes = 64;
+  // A vector type rather than intrinsics, so that it inlines into the
+  // template loop; in the AVX2 loop it is two 32-byte moves.
+  using Half [[gnu::vector_size(32), gnu::aligned(1), gnu::may_alias]] = uint8_t;
+  static void copy(uint8_t* dst, const uint8_t* src) {
+    const Half a = *reinterpret_cast<const Half*>(src);
+    const Half b = *reinterpret_cast<const Half*>(src + 32);
+    *reinterpret_cast<Half*>(dst) = a;
+    *reinterpret_cast<Half*>(dst + 32) = b;
+  }
+};
+
+// Where the fast loop stands: the input, the output's size, the values done.
+struct Scan {
+  const uint8_t* p;
+  size_t out_size;
+  size_t i;
+};
+
+// Values of at most Copy::kBytes, while the value's length prefix, kBytes
+// after it and the next length prefix are all inside the page (p before
+// `fast_end`) and until `stop` values: they need no other check. The
+// loop-carried chain is one load per value: the next length is loaded from
+// p + 4 + len while p itself advances beside it.
+template <class Copy>
+[[gnu::always_inline]] inline void scan_short_values(Scan& scan, uint8_t* out, int32_t* offsets, size_t stop,
+                                                     const uint8_t* fast_end) {
+  const uint8_t* p = scan.p;
+  size_t out_size = scan.out_size;
+  size_t i = scan.i;
+  size_t len = load_u32(p);
+  while (len <= Copy::kBytes && p < fast_end) {
+    // 4 + len + 4 bytes from p: the next length is readable.
+    size_t next = load_next_length(p, len);
+    Copy::copy(out + out_size, p + 4);
+    out_size += len;
+    offsets[++i] = static_cast<int32_t>(out_size);
+    p += 4 + len;
+    len = next;
+    if (i == stop) break;
+  }
+  scan = {p, out_size, i};
+}
+
+void scan_short_values_32(Scan& scan, uint8_t* out, int32_t* offsets, size_t stop, const uint8_t* fast_end) {
+  scan_short_values<Copy32>(scan, out, offsets, stop, fast_end);
+}
+
+[[gnu::target("avx2")]] void scan_short_values_64(Scan& scan, uint8_t* out, int32_t* offsets, size_t stop,
+                                                  const uint8_t* fast_end) {
+  scan_short_values<Copy64>(scan, out, offsets, stop, fast_end);
+}
 
 }  // namespace
 
@@ -61,41 +127,37 @@ size_t PlainByteArrayDecoder::decode(ByteArrayBatch& batch, size_t n) {
   int32_t* offsets = reinterpret_cast<int32_t*>(offsets_buf.extend(n * sizeof(int32_t))) - 1;
   // The values cannot hold more bytes than remain in the page; reserve that,
   // capped so that a small batch from a huge page does not over-allocate.
-  // The cap is at least 32 bytes a value, so values of up to 32 bytes (the
-  // fast loop's) always fit what is reserved.
+  // The cap is at least `fast` bytes a value, so values of up to that many
+  // bytes (the fast loop's) always fit what is reserved.
+  const bool avx2 = simd_level() >= SimdLevel::kAvx2;
+  bool wide = avx2 && long_values_;
+  size_t fast = wide ? Copy64::kBytes : Copy32::kBytes;
   size_t out_size = data_buf.size();
   size_t in_left = static_cast<size_t>(end_ - pos_);
-  const size_t want = std::min(in_left, std::max<size_t>(n * 32, 1 << 16));
+  const size_t want = std::min(in_left, std::max<size_t>(n * fast, 1 << 16));
   data_buf.reserve(out_size + want);
   uint8_t* out = data_buf.data();
   size_t limit = std::min(data_buf.capacity(), kMaxBatchBytes);
 
   const uint8_t* p = pos_;
   const uint8_t* const end = end_;
-  // The fast loop runs while the value's length prefix, 32 bytes after it and
-  // the next length prefix are all inside the page, and the value is at most
-  // 32 bytes: then it needs no other check. Its loop-carried chain is one
-  // load per value: the next length is loaded from p + 4 + len while p
-  // itself advances beside it.
-  const uint8_t* const fast_end = end - std::min<size_t>(in_left, 40);
+  const uint8_t* fast_end = end - std::min<size_t>(in_left, 4 + fast + 4);
   const char* error = nullptr;
   size_t i = 0;
   while (i < n) {
-    // And while 32 more bytes fit the output: as values in it grow the
-    // output by at most 32 bytes, that is a bound on their count.
-    if (p < fast_end && out_size + 32 <= limit) {
-      const size_t stop = i + std::min(n - i, (limit - 32 - out_size) / 32 + 1);
-      size_t len = load_u32(p);
-      while (len <= 32 && p < fast_end) {
-        // 4 + len + 4 <= 40 bytes: the next length is readable.
-        size_t next = load_next_length(p, len);
-        copy32(out + out_size, p + 4);
-        out_size += len;
-        offsets[++i] = static_cast<int32_t>(out_size);
-        p += 4 + len;
-        len = next;
-        if (i == stop) break;
+    // And while `fast` more bytes fit the output: as values in it grow the
+    // output by at most that, it bounds their count.
+    if (p < fast_end && out_size + fast <= limit) {
+      const size_t stop = i + std::min(n - i, (limit - fast - out_size) / fast + 1);
+      Scan scan{p, out_size, i};
+      if (wide) {
+        scan_short_values_64(scan, out, offsets, stop, fast_end);
+      } else {
+        scan_short_values_32(scan, out, offsets, stop, fast_end);
       }
+      p = scan.p;
+      out_size = scan.out_size;
+      i = scan.i;
       if (i == n) break;
     }
     size_t avail = static_cast<size_t>(end - p);
@@ -123,6 +185,12 @@ size_t PlainByteArrayDecoder::decode(ByteArrayBatch& batch, size_t n) {
     if (__builtin_expect(len <= 32 && avail >= 32, 1)) {
       copy32(out + out_size, p + 4);
     } else {
+      // Values past 32 bytes: the rest of the column takes the 64-byte loop.
+      if (avx2 && !wide && len > Copy32::kBytes && len <= Copy64::kBytes) {
+        wide = long_values_ = true;
+        fast = Copy64::kBytes;
+        fast_end = end - std::min<size_t>(in_left, 4 + fast + 4);
+      }
       bytes::copy_bounded(out + out_size, p + 4, len, end);
     }
     out_size += len;

@@ -309,6 +309,43 @@ TEST(PlainByteArray, RoundTripAllSizesInBatches) {
   }
 }
 
+// Short values first (the loop that moves 32 bytes a value), then values
+// of up to 80 bytes: the first of 33 to 64 bytes moves the decoder to its
+// 64-byte loop (with AVX2), longer ones take the checked path; a second
+// page keeps the 64-byte loop. At every SIMD level, in batches of every
+// size up to 40 values.
+TEST(PlainByteArray, ShortThenLongValuesAtEveryLevel) {
+  std::mt19937 rng(21);
+  std::vector<std::string> first(3000), second(2000);
+  for (size_t i = 0; i < first.size(); ++i) {
+    first[i].resize(i < 1000 ? rng() % 33 : rng() % 81);
+    for (auto& c : first[i]) c = static_cast<char>(rng());
+  }
+  for (auto& v : second) {
+    v.resize(rng() % 4 == 0 ? 3 : rng() % 65);
+    for (auto& c : v) c = static_cast<char>(rng());
+  }
+  const std::vector<uint8_t> first_page = encode_strings(first);
+  const std::vector<uint8_t> second_page = encode_strings(second);
+  LevelGuard guard;
+  for (SimdLevel level : levels()) {
+    set_simd_level(level);
+    for (size_t batch_size = 1; batch_size <= 40; batch_size += 13) {
+      PlainByteArrayDecoder dec;
+      for (const auto* values : {&first, &second}) {
+        const std::vector<uint8_t>& page = values == &first ? first_page : second_page;
+        dec.reset(page.data(), page.size(), values->size());
+        ByteArrayBatch batch;
+        while (dec.decode(batch, batch_size) != 0) {
+        }
+        ASSERT_EQ(batch.size(), values->size()) << to_string(level);
+        for (size_t i = 0; i < values->size(); ++i)
+          ASSERT_EQ(batch.value(i), (*values)[i]) << to_string(level) << " batch " << batch_size << " value " << i;
+      }
+    }
+  }
+}
+
 TEST(PlainByteArray, EncoderInputsAgree) {
   auto values = make_strings(1000, 5);
   std::vector<uint8_t> expect = encode_strings(values);

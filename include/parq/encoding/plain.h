@@ -128,6 +128,7 @@ class PlainByteArrayDecoder {
   const uint8_t* end_ = nullptr;
   size_t num_values_ = 0;
   size_t index_ = 0;
+  bool long_values_ = false;  // seen values of 33 to 64 bytes, in any page
 };
 
 class PlainByteArrayEncoder {
