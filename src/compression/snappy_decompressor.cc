@@ -52,41 +52,6 @@ inline size_t long_literal_length(size_t tag_length, const uint8_t*& ip) {
   return len;
 }
 
-// Per copy tag: the length (low byte) and the offset bits the tag holds
-// (type 1 keeps offset bits 8-10 there), above them.
-constexpr std::array<uint32_t, 256> kCopyTag = [] {
-  std::array<uint32_t, 256> table{};
-  for (uint32_t tag = 0; tag < 256; ++tag) {
-    if ((tag & 3) == 1) table[tag] = (4 + ((tag >> 2) & 7)) | (tag >> 5) << 16;
-    if ((tag & 3) >= 2) table[tag] = (tag >> 2) + 1;
-  }
-  return table;
-}();
-
-// The offset bytes after a copy tag of type 1, 2 and 3.
-constexpr std::array<uint32_t, 4> kOffsetMask = {0, 0xFF, 0xFFFF, 0xFFFFFFFF};
-
-// read_copy without a branch between 1- and 2-byte offsets: on pages of
-// random integers the type follows the offset's size, which is random, and
-// a mispredicted branch here sat on the chain from one element's tag to the
-// next (20% of the decoding time). The input advances by the type itself,
-// two cycles after the tag. Compressors that work in 64 KiB blocks (all of
-// them) never write 4-byte offsets, so that branch is always predicted.
-// Reading 4 bytes at ip stays inside the fast loop's input slack.
-inline size_t read_copy_by_table(uint32_t tag, const uint8_t*& ip, size_t& len) {
-  const uint32_t type = tag & 3;
-  if (type == 3) [[unlikely]] {
-    len = (tag >> 2) + 1;
-    ip += 4;
-    return bytes::load_u32(ip - 4);
-  }
-  const uint32_t entry = kCopyTag[tag];
-  len = entry & 0xFF;
-  const size_t offset = ((entry >> 16) << 8) + (bytes::load_u32(ip) & kOffsetMask[type]);
-  ip += type;
-  return offset;
-}
-
 // A copy element (tag & 3 != 0, the tag at ip[-1]): its offset, its length
 // in `len`, ip moved past the offset bytes.
 inline size_t read_copy(uint32_t tag, const uint8_t*& ip, size_t& len) {
@@ -108,6 +73,38 @@ inline size_t read_copy(uint32_t tag, const uint8_t*& ip, size_t& len) {
       ip += 4;
       break;
   }
+  return offset;
+}
+
+// Per copy tag of type 1 or 2: the length (low byte) and the offset bits
+// the tag holds (type 1 keeps offset bits 8-10 there), above them.
+constexpr std::array<uint32_t, 256> kCopyTag = [] {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t tag = 0; tag < 256; ++tag) {
+    if ((tag & 3) == 1) table[tag] = (4 + ((tag >> 2) & 7)) | (tag >> 5) << 16;
+    if ((tag & 3) == 2) table[tag] = (tag >> 2) + 1;
+  }
+  return table;
+}();
+
+// The offset bytes after a copy tag of type 1 and 2.
+constexpr std::array<uint32_t, 3> kOffsetMask = {0, 0xFF, 0xFFFF};
+
+// read_copy without a branch between 1- and 2-byte offsets: on pages of
+// random integers the type follows the offset's size, which is random, and
+// a mispredicted branch here sat on the chain from one element's tag to the
+// next (20% of the decoding time). The input advances by the type itself,
+// two cycles after the tag. Compressors that work in 64 KiB blocks (all of
+// them) never write 4-byte offsets, so that branch is always predicted.
+// Reading 4 bytes at ip stays inside the fast loop's input slack.
+inline size_t read_copy_by_table(uint32_t tag, const uint8_t*& ip, size_t& len) {
+  const uint32_t type = tag & 3;
+  if (type == 3) [[unlikely]]
+    return read_copy(tag, ip, len);
+  const uint32_t entry = kCopyTag[tag];
+  len = entry & 0xFF;
+  const size_t offset = ((entry >> 16) << 8) + (bytes::load_u32(ip) & kOffsetMask[type]);
+  ip += type;
   return offset;
 }
 
@@ -155,9 +152,9 @@ struct ShufflePattern {
 
 // Writes the fast loop's bytes with 16-byte vectors; copies from less than
 // 16 bytes back go through `Pattern`. Always inlined, so that the pattern
-// call lands in the caller's target (AVX2) and inlines there.
-// Most elements of integer pages are at most 16 bytes: one vector, and the
-// loop for longer ones out of their way.
+// call lands in the caller's target (AVX2) and inlines there. Most elements
+// of integer pages are at most 16 bytes: one vector, with the step loop for
+// longer ones out of their way.
 template <class Pattern>
 struct VectorCopies {
   // len <= 60
@@ -433,53 +430,43 @@ template <CopyType kCopyType>
   decode_fast<CopyType::kBranch>(s, copies, op_limit);
 }
 
-// Runs `decode_segment(s, sample, op_limit)` segment by segment while the
-// fast loops can go on, then the careful loop.
-template <class DecodeSegment>
-[[gnu::always_inline]] inline void decode_segments(Stream& s, DecodeSegment decode_segment) {
+using FastLoop = void (*)(Stream& s, const uint8_t* op_limit);
+
+// Runs the fast loop that `choose(sample)` gives, segment by segment, while
+// the input's slack lasts; then the careful loop. The first segment is half
+// as long, so that later ones start in the middle of compressor blocks.
+template <class ChooseLoop>
+[[gnu::always_inline]] inline void decode_segments(Stream& s, ChooseLoop choose) {
   int skip = kSampleSkip;
   size_t segment = kSegmentBytes / 2;
-  bool fast = true;
-  while (fast && static_cast<size_t>(s.out_end - s.op) > segment) {
-    uint8_t* const op_limit = s.op + segment;
-    decode_segment(s, sample_stream(s, skip, kSampleElements), op_limit);
-    fast = s.op >= op_limit;  // else the input's slack ran out
+  while (true) {
+    const bool last = static_cast<size_t>(s.out_end - s.op) <= segment;
+    uint8_t* const op_limit = last ? s.out_end : s.op + segment;
+    const FastLoop loop = choose(sample_stream(s, skip, kSampleElements));
+    loop(s, op_limit);
+    if (last || s.op < op_limit) break;  // the end, or the input's slack ran out
     skip = 0;
     segment = kSegmentBytes;
   }
-  if (fast) decode_segment(s, sample_stream(s, skip, kSampleElements), s.out_end);
   decode_careful(s);
 }
 
 void decode_scalar(Stream& s) {
-  decode_segments(s, [](Stream& s, const StreamSample& sample, const uint8_t* op_limit) {
-    if (sample.mixed_types()) {
-      decode_vector_scalar<CopyType::kTable>(s, op_limit);
-    } else {
-      decode_vector_scalar<CopyType::kBranch>(s, op_limit);
-    }
+  decode_segments(s, [](const StreamSample& sample) -> FastLoop {
+    return sample.mixed_types() ? decode_vector_scalar<CopyType::kTable> : decode_vector_scalar<CopyType::kBranch>;
   });
 }
 
 [[gnu::target("avx2,bmi2")]] void decode_avx2(Stream& s) {
-  decode_segments(s, [](Stream& s, const StreamSample& sample, const uint8_t* op_limit) {
-    if (sample.mixed_types()) {
-      decode_vector_avx2<CopyType::kTable>(s, op_limit);
-    } else {
-      decode_vector_avx2<CopyType::kBranch>(s, op_limit);
-    }
+  decode_segments(s, [](const StreamSample& sample) -> FastLoop {
+    return sample.mixed_types() ? decode_vector_avx2<CopyType::kTable> : decode_vector_avx2<CopyType::kBranch>;
   });
 }
 
 [[PARQ_SNAPPY_AVX512]] void decode_avx512(Stream& s) {
-  decode_segments(s, [](Stream& s, const StreamSample& sample, const uint8_t* op_limit) {
-    if (sample.near_copies()) {
-      decode_window(s, op_limit);
-    } else if (sample.mixed_types()) {
-      decode_vector_avx512<CopyType::kTable>(s, op_limit);
-    } else {
-      decode_vector_avx512<CopyType::kBranch>(s, op_limit);
-    }
+  decode_segments(s, [](const StreamSample& sample) -> FastLoop {
+    if (sample.near_copies()) return decode_window;
+    return sample.mixed_types() ? decode_vector_avx512<CopyType::kTable> : decode_vector_avx512<CopyType::kBranch>;
   });
 }
 

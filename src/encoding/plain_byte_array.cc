@@ -141,7 +141,9 @@ size_t PlainByteArrayDecoder::decode(ByteArrayBatch& batch, size_t n) {
 
   const uint8_t* p = pos_;
   const uint8_t* const end = end_;
-  const uint8_t* fast_end = end - std::min<size_t>(in_left, 4 + fast + 4);
+  // Where a value of `fast` bytes and the next length prefix still fit.
+  auto fast_end_for = [&](size_t fast_bytes) { return end - std::min<size_t>(in_left, 4 + fast_bytes + 4); };
+  const uint8_t* fast_end = fast_end_for(fast);
   const char* error = nullptr;
   size_t i = 0;
   while (i < n) {
@@ -189,7 +191,7 @@ size_t PlainByteArrayDecoder::decode(ByteArrayBatch& batch, size_t n) {
       if (avx2 && !wide && len > Copy32::kBytes && len <= Copy64::kBytes) {
         wide = long_values_ = true;
         fast = Copy64::kBytes;
-        fast_end = end - std::min<size_t>(in_left, 4 + fast + 4);
+        fast_end = fast_end_for(fast);
       }
       bytes::copy_bounded(out + out_size, p + 4, len, end);
     }

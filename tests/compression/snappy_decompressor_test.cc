@@ -219,6 +219,25 @@ TEST(SnappyDecompressor, LongLiteralsAndFarCopies) {
   }
 }
 
+// 4-byte offsets (which block compressors never write) among the copies
+// of a stream that takes the table loop: it reads them apart from the
+// table, as the branching loop does.
+TEST(SnappyDecompressor, FourByteOffsetsInTheTableLoop) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
+    set_simd_level(level);
+    StreamBuilder b;
+    open_stream(b, Opening::kMixed);
+    for (size_t i = 0; i < 100; ++i) {
+      b.copy4(16 + i * 19 % 2000, 1 + i % 64);
+      b.copy1(100 + i * 37 % 1900, 4 + i % 8);
+      b.copy2(40 + i * 53 % 2000, 1 + i % 64);
+    }
+    b.literal(sample(100, 2, 6));
+    expect_library_output(b.stream(), to_string(level));
+  }
+}
+
 // The window after each long literal (61..64 bytes shift in, longer ones
 // reload it) serves the near copies that follow.
 TEST(SnappyDecompressor, NearCopiesAfterLongLiterals) {

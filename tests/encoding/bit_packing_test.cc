@@ -10,16 +10,10 @@
 #include <vector>
 
 #include "parq/util/cpu.h"
+#include "simd_levels.h"
 
 namespace parq::encoding {
 namespace {
-
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out;
-  for (SimdLevel l : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512})
-    if (l <= detected_simd_level()) out.push_back(l);
-  return out;
-}
 
 class LevelGuard {
  public:
@@ -58,9 +52,9 @@ template <class T>
 void check_width(int width, size_t n, size_t misalign) {
   const auto values = random_values<T>(n, width, width * 1000003u + n);
   const auto expected = reference_pack(values, width);
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     LevelGuard guard(level);
-    SCOPED_TRACE(testing::Message() << to_string(level) << " width " << width << " n " << n << " misalign "
+    SCOPED_TRACE(::testing::Message() << to_string(level) << " width " << width << " n " << n << " misalign "
                                     << misalign);
     // Exactly sized heap blocks: one byte too far is an ASan report.
     const size_t bytes = expected.size();
@@ -96,7 +90,7 @@ TEST(BitPacking, LargeCounts) {
 TEST(BitPacking, SpecExample) {
   // Encodings.md, RLE/bit-packing hybrid: 0..7 at width 3 is 10001000 11000110 11111010.
   const uint32_t values[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     LevelGuard guard(level);
     uint8_t packed[3];
     pack_bits(values, 8, 3, packed);
@@ -113,7 +107,7 @@ TEST(BitPacking, ReadableOverloadUsesOnlyTheGivenBytes) {
   // A run in the middle of a page: the kernels may read up to `readable`.
   const auto values = random_values<uint32_t>(1001, 11, 7);
   auto packed = reference_pack(values, 11);
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     LevelGuard guard(level);
     for (size_t extra : {0u, 1u, 15u, 64u, 200u}) {
       std::unique_ptr<uint8_t[]> buf(new uint8_t[packed.size() + extra]);
@@ -134,7 +128,7 @@ TEST(BitPacking, KernelsAgreeWithScalar) {
   for (int width = 1; width <= 32; ++width) {
     std::vector<uint32_t> expected(1000), got(1000);
     size_t n_ref = detail::unpack32_scalar(bytes.data() + 1, bytes.size() - 1, 999, width, expected.data());
-    for (SimdLevel level : levels()) {
+    for (SimdLevel level : testing::simd_levels()) {
       size_t n = detail::unpack32_kernel(level)(bytes.data() + 1, bytes.size() - 1, 999, width, got.data());
       ASSERT_EQ(n % 8, 0u);
       ASSERT_GE(n, 960u);  // only the last few values are left to the tail

@@ -9,19 +9,10 @@
 
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "simd_levels.h"
 
 namespace parq::encoding {
 namespace {
-
-struct LevelGuard {
-  ~LevelGuard() { set_simd_level(detected_simd_level()); }
-};
-
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out;
-  for (int l = 0; l <= static_cast<int>(detected_simd_level()); ++l) out.push_back(static_cast<SimdLevel>(l));
-  return out;
-}
 
 std::vector<uint8_t> reference(const std::vector<uint8_t>& in, size_t n, size_t s) {
   std::vector<uint8_t> out(in.size(), 0);
@@ -44,7 +35,7 @@ std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
 void check(size_t n, size_t s) {
   std::vector<uint8_t> in = random_bytes(n * s, static_cast<uint32_t>(n * 17 + s));
   std::vector<uint8_t> expect = reference(in, n, s);
-  for (SimdLevel level : levels()) {
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     std::vector<uint8_t> shuffled(n * s), back(n * s);
     bitshuffle(in.data(), shuffled.data(), n, s);
@@ -55,13 +46,13 @@ void check(size_t n, size_t s) {
 }
 
 TEST(Bitshuffle, EveryElementSizeSmallCounts) {
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   for (size_t s = 1; s <= 16; ++s)
     for (size_t n = 0; n <= 100; ++n) check(n, s);
 }
 
 TEST(Bitshuffle, EveryElementSizeLargeCounts) {
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   for (size_t s = 1; s <= 16; ++s)
     for (size_t n : {511, 512, 513, 1029, 100003}) check(n, s);
 }

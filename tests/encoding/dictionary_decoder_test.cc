@@ -12,6 +12,7 @@
 
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "simd_levels.h"
 
 namespace parq::encoding {
 namespace {
@@ -37,13 +38,6 @@ std::vector<uint32_t> random_indices(size_t n, size_t entries, std::mt19937& rng
   return v;
 }
 
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out;
-  for (SimdLevel l : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512})
-    if (l <= detected_simd_level()) out.push_back(l);
-  return out;
-}
-
 template <class T>
 T entry(size_t i) {
   if constexpr (std::is_same_v<T, Int96>) {
@@ -55,6 +49,7 @@ T entry(size_t i) {
 
 template <class T>
 void check_type() {
+  testing::SimdLevelGuard guard;
   std::mt19937 rng(1);
   for (size_t entries : {1u, 100u, 100000u}) {
     std::vector<T> dict(entries);
@@ -63,7 +58,7 @@ void check_type() {
     for (size_t n : {0u, 1u, 7u, 8u, 9u, 127u, 128u, 129u, 5000u}) {
       auto idx = random_indices(n, entries, rng);
       auto page = page_of(idx, width);
-      for (SimdLevel level : levels()) {
+      for (SimdLevel level : testing::simd_levels()) {
         set_simd_level(level);
         DictionaryDecoder dec(page.data(), page.size());
         std::vector<T> out(n);
@@ -77,7 +72,6 @@ void check_type() {
       }
     }
   }
-  set_simd_level(detected_simd_level());
 }
 
 TEST(DictionaryDecoder, Int32) { check_type<int32_t>(); }

@@ -15,6 +15,7 @@
 
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "simd_levels.h"
 
 namespace parq::encoding {
 namespace {
@@ -22,16 +23,6 @@ namespace {
 using ::testing::HasSubstr;
 
 const size_t kSizes[] = {0, 1, 7, 8, 9, 127, 128, 129, 1000003};
-
-std::vector<SimdLevel> levels() {
-  std::vector<SimdLevel> out;
-  for (int l = 0; l <= static_cast<int>(detected_simd_level()); ++l) out.push_back(static_cast<SimdLevel>(l));
-  return out;
-}
-
-struct LevelGuard {
-  ~LevelGuard() { set_simd_level(detected_simd_level()); }
-};
 
 std::vector<uint8_t> bytes_of(const Buffer& b) { return {b.data(), b.data() + b.size()}; }
 
@@ -206,7 +197,7 @@ TEST(PlainBoolean, SpecLayoutLsbFirst) {
 }
 
 TEST(PlainBoolean, EveryLevelMatchesScalarAtOddOffsets) {
-  LevelGuard guard;
+  testing::SimdLevelGuard guard;
   std::mt19937 rng(3);
   for (size_t n : kSizes) {
     std::vector<uint8_t> values(n + 1);
@@ -214,7 +205,7 @@ TEST(PlainBoolean, EveryLevelMatchesScalarAtOddOffsets) {
     std::vector<uint8_t> expect(n);
     for (size_t i = 0; i < n; ++i) expect[i] = values[i + 1] != 0;
     std::vector<uint8_t> reference_page;
-    for (SimdLevel level : levels()) {
+    for (SimdLevel level : testing::simd_levels()) {
       set_simd_level(level);
       PlainBooleanEncoder enc;
       // Odd split points: the second put starts mid-byte, from an unaligned pointer.
@@ -327,8 +318,8 @@ TEST(PlainByteArray, ShortThenLongValuesAtEveryLevel) {
   }
   const std::vector<uint8_t> first_page = encode_strings(first);
   const std::vector<uint8_t> second_page = encode_strings(second);
-  LevelGuard guard;
-  for (SimdLevel level : levels()) {
+  testing::SimdLevelGuard guard;
+  for (SimdLevel level : testing::simd_levels()) {
     set_simd_level(level);
     for (size_t batch_size = 1; batch_size <= 40; batch_size += 13) {
       PlainByteArrayDecoder dec;
