@@ -1,6 +1,7 @@
 // SNAPPY decompression: parq's decoder against libsnappy's on the same
 // streams, shaped like Parquet pages (1 MiB of PLAIN values or dictionary
-// indices). Throughput is uncompressed bytes per second.
+// indices); and libsnappy's compression of the same pages, which the writer
+// uses. Throughput is uncompressed bytes per second.
 #include <benchmark/benchmark.h>
 #include <snappy.h>
 
@@ -65,12 +66,20 @@ std::string page(int kind) {
         put(&v, 8);
       }
       break;
+    case 6:  // PLAIN strings of 10-43 random hex digits, like the lineitem bench's comments
+      while (out.size() < kPageBytes) {
+        uint32_t len = 10 + static_cast<uint32_t>(rng() % 34);
+        put(&len, 4);
+        for (uint32_t i = 0; i < len; ++i) out.push_back("0123456789abcdef"[rng() % 16]);
+      }
+      break;
   }
   out.resize(kPageBytes);
   return out;
 }
 
-const char* kKinds[] = {"sequential_int64", "random_int32", "strings", "byte_runs", "random_int64", "doubles_by_7"};
+const char* kKinds[] = {"sequential_int64", "random_int32", "strings",    "byte_runs",
+                        "random_int64",     "doubles_by_7", "hex_strings"};
 constexpr int kKindCount = static_cast<int>(std::size(kKinds));
 
 void run(benchmark::State& state, bool library) {
@@ -104,9 +113,26 @@ void BM_SnappyDecompressParqAvx2(benchmark::State& state) { run_at(state, parq::
 void BM_SnappyDecompressParqScalar(benchmark::State& state) { run_at(state, parq::SimdLevel::kScalar); }
 void BM_SnappyDecompressLibsnappy(benchmark::State& state) { run(state, true); }
 
+// The label adds the compression ratio (uncompressed / compressed).
+void BM_SnappyCompressLibsnappy(benchmark::State& state) {
+  const std::string raw = page(static_cast<int>(state.range(0)));
+  std::string out(snappy::MaxCompressedLength(raw.size()), '\0');
+  size_t written = 0;
+  for (auto _ : state) {
+    snappy::RawCompress(raw.data(), raw.size(), out.data(), &written);
+    benchmark::DoNotOptimize(out.data());
+  }
+  std::string back;
+  if (!snappy::Uncompress(out.data(), written, &back) || back != raw) state.SkipWithError("wrong round trip");
+  state.SetLabel(std::string(kKinds[state.range(0)]) + " ratio " +
+                 std::to_string(static_cast<double>(raw.size()) / static_cast<double>(written)));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * raw.size()));
+}
+
 BENCHMARK(BM_SnappyDecompressParq)->DenseRange(0, kKindCount - 1);
 BENCHMARK(BM_SnappyDecompressParqAvx2)->DenseRange(0, kKindCount - 1);
 BENCHMARK(BM_SnappyDecompressParqScalar)->DenseRange(0, kKindCount - 1);
 BENCHMARK(BM_SnappyDecompressLibsnappy)->DenseRange(0, kKindCount - 1);
+BENCHMARK(BM_SnappyCompressLibsnappy)->DenseRange(0, kKindCount - 1);
 
 }  // namespace
