@@ -82,6 +82,12 @@ const char* kKinds[] = {"sequential_int64", "random_int32", "strings",    "byte_
                         "random_int64",     "doubles_by_7", "hex_strings"};
 constexpr int kKindCount = static_cast<int>(std::size(kKinds));
 
+// The stream's kind and its compression ratio (uncompressed / compressed).
+std::string label(const benchmark::State& state, size_t raw_bytes, size_t compressed_bytes) {
+  return std::string(kKinds[state.range(0)]) + " ratio " +
+         std::to_string(static_cast<double>(raw_bytes) / static_cast<double>(compressed_bytes));
+}
+
 void run(benchmark::State& state, bool library) {
   const std::string raw = page(static_cast<int>(state.range(0)));
   std::string compressed;
@@ -97,8 +103,7 @@ void run(benchmark::State& state, bool library) {
     benchmark::DoNotOptimize(out.data());
   }
   if (std::memcmp(out.data(), raw.data(), raw.size()) != 0) state.SkipWithError("wrong output");
-  state.SetLabel(std::string(kKinds[state.range(0)]) + " ratio " +
-                 std::to_string(static_cast<double>(raw.size()) / static_cast<double>(compressed.size())));
+  state.SetLabel(label(state, raw.size(), compressed.size()));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * raw.size()));
 }
 
@@ -113,7 +118,6 @@ void BM_SnappyDecompressParqAvx2(benchmark::State& state) { run_at(state, parq::
 void BM_SnappyDecompressParqScalar(benchmark::State& state) { run_at(state, parq::SimdLevel::kScalar); }
 void BM_SnappyDecompressLibsnappy(benchmark::State& state) { run(state, true); }
 
-// The label adds the compression ratio (uncompressed / compressed).
 void BM_SnappyCompressLibsnappy(benchmark::State& state) {
   const std::string raw = page(static_cast<int>(state.range(0)));
   std::string out(snappy::MaxCompressedLength(raw.size()), '\0');
@@ -124,8 +128,7 @@ void BM_SnappyCompressLibsnappy(benchmark::State& state) {
   }
   std::string back;
   if (!snappy::Uncompress(out.data(), written, &back) || back != raw) state.SkipWithError("wrong round trip");
-  state.SetLabel(std::string(kKinds[state.range(0)]) + " ratio " +
-                 std::to_string(static_cast<double>(raw.size()) / static_cast<double>(written)));
+  state.SetLabel(label(state, raw.size(), written));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * raw.size()));
 }
 

@@ -2,8 +2,9 @@
 // into a ByteArrayBatch (Arrow offsets + data) and encoded back. The page is
 // untrusted: every length is checked against the bytes that remain before
 // anything is copied. Short values, the common case, are copied with a fixed
-// 16-byte move when the source has 16 readable bytes; the Buffer padding past
-// capacity absorbs the overshoot on the destination side.
+// 32-byte move (64 bytes once longer values show up; see Copy64) when the
+// source has that many readable bytes; the Buffer padding past capacity
+// absorbs the overshoot on the destination side.
 #include <algorithm>
 #include <cstring>
 #include <string>

@@ -121,9 +121,7 @@ std::vector<uint32_t> expected_block(uint32_t key) {
 }
 
 TEST(BloomFilterTest, SetsTheSpecifiedBitsInTheSelectedBlock) {
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     // Four blocks: the top 32 bits scaled by 4 pick block 3 for 0xC0000000.
     BloomFilter filter(128);
     const uint32_t key = 0x12345678;
@@ -133,7 +131,8 @@ TEST(BloomFilterTest, SetsTheSpecifiedBitsInTheSelectedBlock) {
     const std::vector<uint32_t> expect = expected_block(key);
     for (int b = 0; b < 4; ++b) {
       for (int i = 0; i < 8; ++i)
-        EXPECT_EQ(words[b * 8 + i], b == 3 ? expect[i] : 0u) << "block " << b << " word " << i;
+        EXPECT_EQ(words[b * 8 + i], b == 3 ? expect[i] : 0u)
+            << "block " << b << " word " << i << " " << to_string(level);
     }
     // Little-endian words on disk: word 0's bits are bytes 96..99.
     const uint8_t* block3 = filter.bitset().data() + 96;
@@ -160,13 +159,11 @@ TEST(BloomFilterTest, BlockSelectionCoversEveryBlock) {
 template <class T, class Make>
 void check_membership(Make make_value, const char* name) {
   SCOPED_TRACE(name);
-  testing::SimdLevelGuard guard;
   constexpr size_t kInserted = 100000;
   constexpr double kFpp = 0.01;
   std::vector<T> values;
   for (size_t i = 0; i < kInserted; ++i) values.push_back(make_value(i));
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     BloomFilter filter(BloomFilter::optimal_num_bytes(kInserted, kFpp));
     for (const T& v : values) filter.insert(BloomFilter::hash(v));
     for (const T& v : values) ASSERT_TRUE(filter.might_contain(BloomFilter::hash(v)));
@@ -206,18 +203,16 @@ TEST(BloomFilterTest, EmptyFilterContainsNothing) {
 
 TEST(BloomFilterTest, ScalarAndAvx2AgreeOnTheBits) {
   if (detected_simd_level() < SimdLevel::kAvx2) GTEST_SKIP() << "no AVX2";
-  testing::SimdLevelGuard guard;
   std::mt19937_64 rng(5);
   std::vector<uint64_t> hashes(5000);
   for (auto& h : hashes) h = rng();
   std::vector<std::vector<uint8_t>> bitsets;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     BloomFilter filter(4096);
     for (uint64_t h : hashes) filter.insert(h);
     bitsets.emplace_back(filter.bitset().begin(), filter.bitset().end());
+    EXPECT_EQ(bitsets.back(), bitsets.front()) << to_string(level);
   }
-  EXPECT_EQ(bitsets[0], bitsets[1]);
 }
 
 // ---- sizing ----

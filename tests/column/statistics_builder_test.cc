@@ -164,7 +164,6 @@ TEST(StatisticsBuilderTest, SignedLogicalTypesKeepTheDeprecatedFields) {
 }
 
 TEST(StatisticsBuilderTest, IntegersMatchAReferenceAtEverySimdLevel) {
-  testing::SimdLevelGuard guard;
   std::mt19937_64 rng(7);
   for (size_t n : {1, 2, 3, 15, 16, 17, 31, 33, 64, 100, 1000, 4099}) {
     std::vector<int64_t> v64(n);
@@ -175,8 +174,7 @@ TEST(StatisticsBuilderTest, IntegersMatchAReferenceAtEverySimdLevel) {
     }
     std::vector<uint64_t> u64(v64.begin(), v64.end());
     std::vector<uint32_t> u32(v32.begin(), v32.end());
-    for (SimdLevel level : testing::simd_levels()) {
-      set_simd_level(level);
+    for (SimdLevel level : testing::each_simd_level()) {
       SCOPED_TRACE(std::string(to_string(level)) + " n=" + std::to_string(n));
       auto s64 = builder(plain(Type::INT64));
       add(*s64, v64);
@@ -289,7 +287,6 @@ TEST(StatisticsBuilderTest, DoubleNanAndZeroRules) { check_float_rules<double>()
 
 template <class T>
 void check_floats_against_reference() {
-  testing::SimdLevelGuard guard;
   std::mt19937_64 rng(11);
   std::normal_distribution<T> dist(0, 1000);
   const Type type = sizeof(T) == 4 ? Type::FLOAT : Type::DOUBLE;
@@ -303,8 +300,7 @@ void check_floats_against_reference() {
       std::vector<T> real;
       for (T x : v)
         if (!std::isnan(x)) real.push_back(x);
-      for (SimdLevel level : testing::simd_levels()) {
-        set_simd_level(level);
+      for (SimdLevel level : testing::each_simd_level()) {
         SCOPED_TRACE(std::string(to_string(level)) + " n=" + std::to_string(n));
         auto s = builder(plain(type));
         add(*s, v);

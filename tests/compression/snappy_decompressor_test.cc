@@ -171,9 +171,7 @@ void expect_library_output(const Bytes& stream, const std::string& context) {
 }
 
 TEST(SnappyDecompressor, RoundTripsLibraryStreams) {
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     for (int kind = 0; kind < kSampleKinds; ++kind) {
       for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 79, 80, 81, 200, 4095, 65536, 65537, 300000}) {
         const Bytes raw = sample(n, kind, static_cast<uint32_t>(n + kind));
@@ -189,9 +187,7 @@ TEST(SnappyDecompressor, RoundTripsLibraryStreams) {
 // copies beyond) with every copy length, placed both well inside the stream
 // (the fast loops) and at its end (the careful loop).
 TEST(SnappyDecompressor, EveryShortOffsetAndLength) {
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     for (size_t offset = 1; offset < 140; ++offset) {
       StreamBuilder b;
       b.literal(sample(200, 0, static_cast<uint32_t>(offset)));
@@ -204,9 +200,7 @@ TEST(SnappyDecompressor, EveryShortOffsetAndLength) {
 }
 
 TEST(SnappyDecompressor, LongLiteralsAndFarCopies) {
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     StreamBuilder b;
     for (size_t len : {60, 61, 64, 255, 256, 257, 65536, 65537, 70000})
       b.literal(sample(len, 0, static_cast<uint32_t>(len)));
@@ -223,9 +217,7 @@ TEST(SnappyDecompressor, LongLiteralsAndFarCopies) {
 // of a stream that takes the table loop: it reads them apart from the
 // table, as the branching loop does.
 TEST(SnappyDecompressor, FourByteOffsetsInTheTableLoop) {
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     StreamBuilder b;
     open_stream(b, Opening::kMixed);
     for (size_t i = 0; i < 100; ++i) {
@@ -241,9 +233,7 @@ TEST(SnappyDecompressor, FourByteOffsetsInTheTableLoop) {
 // The window after each long literal (61..64 bytes shift in, longer ones
 // reload it) serves the near copies that follow.
 TEST(SnappyDecompressor, NearCopiesAfterLongLiterals) {
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     StreamBuilder b;
     open_stream(b, Opening::kNear);
     for (size_t len : {17, 60, 61, 62, 63, 64, 65, 255, 256, 70000}) {
@@ -258,9 +248,7 @@ TEST(SnappyDecompressor, NearCopiesAfterLongLiterals) {
 }
 
 void expect_error(const Bytes& stream, const std::string& what) {
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     std::string error;
     EXPECT_FALSE(parq_decode(stream, &error)) << what;
     EXPECT_THAT(error, HasSubstr(what)) << to_string(level);
@@ -338,9 +326,7 @@ TEST(SnappyDecompressor, NamesEachFault) {
 // rejects it wherever it stands (fuzz/snappy_fuzz.cc allows that one
 // difference).
 TEST(SnappyDecompressor, RejectsALiteralOfTwoToThe32Bytes) {
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     for (Opening opening : kOpenings) {
       for (size_t lead : {0, 500}) {
         StreamBuilder b;
@@ -377,10 +363,8 @@ TEST(SnappyDecompressor, RejectsBadPreambles) {
 // Truncations and random byte changes of real streams: parq accepts exactly
 // what libsnappy accepts, with the same output.
 TEST(SnappyDecompressor, AgreesWithTheLibraryOnDamagedStreams) {
-  testing::SimdLevelGuard guard;
   std::mt19937 rng(7);
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     StreamBuilder mixed;
     open_stream(mixed, Opening::kMixed);
     mixed.literal(sample(100, 2, 5));
@@ -390,7 +374,8 @@ TEST(SnappyDecompressor, AgreesWithTheLibraryOnDamagedStreams) {
           kind == kSampleKinds ? mixed.stream() : compress(sample(3000, kind, static_cast<uint32_t>(kind)));
       for (size_t cut = 0; cut < stream.size(); cut += 7) {
         Bytes s(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(cut));
-        EXPECT_EQ(parq_decode(s).has_value(), library_decode(s).has_value()) << "cut " << cut;
+        EXPECT_EQ(parq_decode(s).has_value(), library_decode(s).has_value())
+            << "cut " << cut << " " << to_string(level);
       }
       for (int trial = 0; trial < 400; ++trial) {
         Bytes s = stream;
@@ -398,7 +383,8 @@ TEST(SnappyDecompressor, AgreesWithTheLibraryOnDamagedStreams) {
           s[1 + rng() % (s.size() - 1)] = static_cast<uint8_t>(rng());
         std::optional<Bytes> want = library_decode(s);
         std::optional<Bytes> got = parq_decode(s);
-        ASSERT_EQ(got.has_value(), want.has_value()) << "kind " << kind << " trial " << trial;
+        ASSERT_EQ(got.has_value(), want.has_value())
+            << "kind " << kind << " trial " << trial << " " << to_string(level);
         if (got) {
           EXPECT_EQ(*got, *want);
         }

@@ -35,8 +35,7 @@ std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
 void check(size_t n, size_t s) {
   std::vector<uint8_t> in = random_bytes(n * s, static_cast<uint32_t>(n * 17 + s));
   std::vector<uint8_t> expect = reference(in, n, s);
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     std::vector<uint8_t> shuffled(n * s), back(n * s);
     bitshuffle(in.data(), shuffled.data(), n, s);
     ASSERT_EQ(shuffled, expect) << "n " << n << " s " << s << " " << to_string(level);
@@ -46,13 +45,11 @@ void check(size_t n, size_t s) {
 }
 
 TEST(Bitshuffle, EveryElementSizeSmallCounts) {
-  testing::SimdLevelGuard guard;
   for (size_t s = 1; s <= 16; ++s)
     for (size_t n = 0; n <= 100; ++n) check(n, s);
 }
 
 TEST(Bitshuffle, EveryElementSizeLargeCounts) {
-  testing::SimdLevelGuard guard;
   for (size_t s = 1; s <= 16; ++s)
     for (size_t n : {511, 512, 513, 1029, 100003}) check(n, s);
 }

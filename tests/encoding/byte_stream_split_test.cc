@@ -35,21 +35,19 @@ std::vector<uint8_t> bytes_of(const Buffer& b) { return {b.data(), b.data() + b.
 TEST(ByteStreamSplit, SpecExample) {
   const uint8_t values[] = {0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x11, 0x22, 0x33, 0xA3, 0xB4, 0xC5, 0xD6};
   const std::vector<uint8_t> expect = {0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6};
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     float f[3];
     std::memcpy(f, values, 12);
     ByteStreamSplitEncoder enc(4);
     enc.put(f, 3);
     Buffer page;
     enc.flush(page);
-    EXPECT_EQ(bytes_of(page), expect);
+    EXPECT_EQ(bytes_of(page), expect) << to_string(level);
     ByteStreamSplitDecoder dec(4);
     dec.reset(expect.data(), expect.size(), 3);
     float out[3];
-    ASSERT_EQ(dec.decode(out, 3), 3u);
-    EXPECT_EQ(std::memcmp(out, values, 12), 0);
+    ASSERT_EQ(dec.decode(out, 3), 3u) << to_string(level);
+    EXPECT_EQ(std::memcmp(out, values, 12), 0) << to_string(level);
   }
 }
 
@@ -63,14 +61,12 @@ std::vector<uint8_t> reference_split(const std::vector<uint8_t>& values, size_t 
 }
 
 TEST(ByteStreamSplit, EveryWidthSizeAndLevelMatchesReference) {
-  testing::SimdLevelGuard guard;
   for (size_t width = 1; width <= 17; ++width) {
     for (size_t n : kSizes) {
       if (n > 1000 && width != 2 && width != 4 && width != 8 && width != 3 && width != 16) continue;
       std::vector<uint8_t> values = random_bytes(n * width, static_cast<uint32_t>(n * 31 + width));
       std::vector<uint8_t> expect = reference_split(values, width);
-      for (SimdLevel level : testing::simd_levels()) {
-        set_simd_level(level);
+      for (SimdLevel level : testing::each_simd_level()) {
         ByteStreamSplitEncoder enc(width);
         enc.put(values.data(), n / 2);
         enc.put(values.data() + n / 2 * width, n - n / 2);
@@ -104,8 +100,7 @@ TEST(ByteStreamSplit, KernelsWithUnalignedPointersAndLongStrides) {
       std::vector<uint8_t> scalar_streams(stride * width + 1, 0xEE);
       set_simd_level(SimdLevel::kScalar);
       byte_stream_split_encode(values.data() + 1, n, width, scalar_streams.data() + 1, stride);
-      for (SimdLevel level : testing::simd_levels()) {
-        set_simd_level(level);
+      for (SimdLevel level : testing::each_simd_level()) {
         std::vector<uint8_t> streams(stride * width + 1, 0xEE);
         byte_stream_split_encode(values.data() + 1, n, width, streams.data() + 1, stride);
         EXPECT_EQ(streams, scalar_streams) << width << " " << n << " " << to_string(level);

@@ -49,7 +49,6 @@ T entry(size_t i) {
 
 template <class T>
 void check_type() {
-  testing::SimdLevelGuard guard;
   std::mt19937 rng(1);
   for (size_t entries : {1u, 100u, 100000u}) {
     std::vector<T> dict(entries);
@@ -58,8 +57,7 @@ void check_type() {
     for (size_t n : {0u, 1u, 7u, 8u, 9u, 127u, 128u, 129u, 5000u}) {
       auto idx = random_indices(n, entries, rng);
       auto page = page_of(idx, width);
-      for (SimdLevel level : testing::simd_levels()) {
-        set_simd_level(level);
+      for (SimdLevel level : testing::each_simd_level()) {
         DictionaryDecoder dec(page.data(), page.size());
         std::vector<T> out(n);
         size_t at = 0;

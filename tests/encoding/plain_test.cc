@@ -197,7 +197,6 @@ TEST(PlainBoolean, SpecLayoutLsbFirst) {
 }
 
 TEST(PlainBoolean, EveryLevelMatchesScalarAtOddOffsets) {
-  testing::SimdLevelGuard guard;
   std::mt19937 rng(3);
   for (size_t n : kSizes) {
     std::vector<uint8_t> values(n + 1);
@@ -205,8 +204,7 @@ TEST(PlainBoolean, EveryLevelMatchesScalarAtOddOffsets) {
     std::vector<uint8_t> expect(n);
     for (size_t i = 0; i < n; ++i) expect[i] = values[i + 1] != 0;
     std::vector<uint8_t> reference_page;
-    for (SimdLevel level : testing::simd_levels()) {
-      set_simd_level(level);
+    for (SimdLevel level : testing::each_simd_level()) {
       PlainBooleanEncoder enc;
       // Odd split points: the second put starts mid-byte, from an unaligned pointer.
       size_t a = std::min<size_t>(n, 3), b = std::min<size_t>(n, n / 2 + 5);
@@ -318,9 +316,7 @@ TEST(PlainByteArray, ShortThenLongValuesAtEveryLevel) {
   }
   const std::vector<uint8_t> first_page = encode_strings(first);
   const std::vector<uint8_t> second_page = encode_strings(second);
-  testing::SimdLevelGuard guard;
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     for (size_t batch_size = 1; batch_size <= 40; batch_size += 13) {
       PlainByteArrayDecoder dec;
       for (const auto* values : {&first, &second}) {

@@ -223,8 +223,7 @@ std::vector<uint32_t> adversarial(size_t n, int width, std::mt19937& rng, int ki
 
 TEST(RleHybrid, EveryWidthSizeAndLevel) {
   std::mt19937 rng(1);
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     for (int width = 0; width <= 32; ++width)
       for (size_t n : {0u, 1u, 7u, 8u, 9u, 127u, 128u, 129u, 4097u})
         for (int kind = 0; kind < 5; ++kind) {
@@ -235,7 +234,6 @@ TEST(RleHybrid, EveryWidthSizeAndLevel) {
               << to_string(level) << " width " << width << " n " << n << " kind " << kind;
         }
   }
-  set_simd_level(detected_simd_level());
 }
 
 TEST(RleHybrid, MillionValuesAndBatchBoundaries) {
@@ -249,8 +247,7 @@ TEST(RleHybrid, MillionValuesAndBatchBoundaries) {
       values.insert(values.end(), std::min(run, (size_t{1} << 20) - values.size()), v);
     }
     auto bytes = encode(values, width);
-    for (SimdLevel level : testing::simd_levels()) {
-      set_simd_level(level);
+    for (SimdLevel level : testing::each_simd_level()) {
       RleBitPackedDecoder dec(bytes.data(), bytes.size(), width);
       std::vector<uint32_t> got(values.size());
       size_t at = 0, step = 0;
@@ -263,7 +260,6 @@ TEST(RleHybrid, MillionValuesAndBatchBoundaries) {
       ASSERT_EQ(got, values) << to_string(level) << " width " << width;
     }
   }
-  set_simd_level(detected_simd_level());
 }
 
 TEST(RleHybrid, RunChoiceMatchesTheSpecRule) {
@@ -298,15 +294,14 @@ TEST(RleHybrid, NarrowOutputsAllWidths) {
   for (int width = 0; width <= 15; ++width) {
     auto values = adversarial(3000, width, rng, rng() % 5);
     auto bytes = encode(values, width);
-    for (SimdLevel level : testing::simd_levels()) {
-      set_simd_level(level);
+    for (SimdLevel level : testing::each_simd_level()) {
       RleBitPackedDecoder dec(bytes.data(), bytes.size(), width);
       std::vector<int16_t> got(values.size());
-      ASSERT_EQ(dec.decode(got.data(), got.size()), got.size());
-      for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(static_cast<uint32_t>(got[i]), values[i]);
+      ASSERT_EQ(dec.decode(got.data(), got.size()), got.size()) << to_string(level) << " width " << width;
+      for (size_t i = 0; i < got.size(); ++i)
+        ASSERT_EQ(static_cast<uint32_t>(got[i]), values[i]) << to_string(level) << " width " << width << " at " << i;
     }
   }
-  set_simd_level(detected_simd_level());
   // Bit-packed levels above 32767 in an int16 output.
   std::vector<uint32_t> big(16, 1);
   big[3] = 40000;
@@ -383,8 +378,7 @@ TEST(RleHybrid, TruncatedStreamsNeverReadPastTheEnd) {
   auto values = adversarial(700, 11, rng, 0);
   for (size_t i = 300; i < 400; ++i) values[i] = 5;
   auto bytes = encode(values, 11);
-  for (SimdLevel level : testing::simd_levels()) {
-    set_simd_level(level);
+  for (SimdLevel level : testing::each_simd_level()) {
     for (size_t len = 0; len <= bytes.size(); ++len) {
       std::unique_ptr<uint8_t[]> block(new uint8_t[len]);
       std::copy(bytes.begin(), bytes.begin() + len, block.get());
@@ -392,13 +386,13 @@ TEST(RleHybrid, TruncatedStreamsNeverReadPastTheEnd) {
         RleBitPackedDecoder dec(block.get(), len, 11);
         std::vector<uint32_t> out(800);
         size_t n = dec.decode(out.data(), out.size());
-        ASSERT_LE(n, (values.size() + 7) / 8 * 8);  // the last group's padding decodes too
-        for (size_t k = 0; k < std::min(n, values.size()); ++k) ASSERT_EQ(out[k], values[k]);
+        ASSERT_LE(n, (values.size() + 7) / 8 * 8) << to_string(level);  // the last group's padding decodes too
+        for (size_t k = 0; k < std::min(n, values.size()); ++k)
+          ASSERT_EQ(out[k], values[k]) << to_string(level) << " length " << len << " at " << k;
       } catch (const Error&) {
       }
     }
   }
-  set_simd_level(detected_simd_level());
 }
 
 }  // namespace
