@@ -124,6 +124,7 @@ ColumnWriterOptions resolve_column_options(const WriteOptions& o, const ColumnDe
   r.statistics = o.statistics;
   r.page_index = o.page_index;
   r.page_crc = o.page_crc;
+  r.min_compression_saving = o.min_compression_saving;
   r.max_statistics_bytes = o.max_statistics_bytes;
   r.page_bytes = o.page_bytes;
   r.page_rows = o.page_rows;
@@ -144,6 +145,9 @@ ColumnWriter::ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions o
     : column_(column), options_(std::move(options)) {
   if (options_.page_version != 1 && options_.page_version != 2)
     throw Error("page version " + std::to_string(options_.page_version) + " is not 1 or 2");
+  if (!(options_.min_compression_saving >= 0 && options_.min_compression_saving <= 1))
+    throw Error("min_compression_saving " + std::to_string(options_.min_compression_saving) +
+                " is not a fraction between 0 and 1");
   codec_ = compression::make_codec(options_.codec.id, options_.codec.level);
   if (options_.dictionary)
     dictionary_ = ValueWriter::make(column_, Encoding::RLE_DICTIONARY, options_.dictionary_limits);
@@ -169,6 +173,8 @@ void ColumnWriter::reset_chunk() {
   encoding_stats_.clear();
   index_bounds_complete_ = true;
   bloom_hashes_.clear();
+  // Each chunk starts with dictionary indices again.
+  pages_until_compression_probe_ = 0;
   if (chunk_stats_) chunk_stats_->reset();
   if (dictionary_) dictionary_->reset();
   values_ = dictionary_ ? dictionary_.get() : fallback_.get();
@@ -324,6 +330,9 @@ bool ColumnWriter::put_values(const ShreddedLeaf& leaf, int64_t& e, int64_t e1, 
 void ColumnWriter::fall_back() {
   flush_page();
   values_ = fallback_.get();
+  // Another encoding, other bytes: dictionary indices that barely compress
+  // say nothing of the PLAIN values after them.
+  pages_until_compression_probe_ = 0;
 }
 
 void ColumnWriter::add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t v1) {
@@ -423,19 +432,48 @@ size_t ColumnWriter::buffered_bytes() const { return static_cast<size_t>(chunk_.
 
 // Compresses `body` (v1: levels and values; v2: values) and appends header
 // and payload to `out`.
+// Of the pages that compression barely shrinks, every this many is
+// compressed, to notice when the column's data changes.
+constexpr int kPagesPerCompressionProbe = 16;
+
+const Buffer& ColumnWriter::compress_data_page(format::PageHeader& header, const Buffer& body) {
+  compressed_.clear();
+  if (pages_until_compression_probe_ > 0) {
+    --pages_until_compression_probe_;
+    if (header.data_page_header_v2) {
+      header.data_page_header_v2->is_compressed = false;
+      return body;
+    }
+    if (codec_->store(body.span(), compressed_)) return compressed_;
+  }
+  codec_->compress(body.span(), compressed_);
+  const double kept = 1.0 - options_.min_compression_saving;
+  if (options_.min_compression_saving > 0 &&
+      static_cast<double>(compressed_.size()) > kept * static_cast<double>(body.size()))
+    pages_until_compression_probe_ = kPagesPerCompressionProbe - 1;
+  return compressed_;
+}
+
 void ColumnWriter::write_page(format::PageHeader& header, const Buffer& levels, const Buffer& body, Buffer& out) {
   const Buffer* payload = &body;
   if (options_.codec.id != format::CompressionCodec::UNCOMPRESSED) {
-    compressed_.clear();
-    codec_->compress(body.span(), compressed_);
-    payload = &compressed_;
+    if (header.type == PageType::DICTIONARY_PAGE) {
+      compressed_.clear();
+      codec_->compress(body.span(), compressed_);
+      payload = &compressed_;
+    } else {
+      payload = &compress_data_page(header, body);
+    }
   }
   header.uncompressed_page_size = checked_int32(static_cast<int64_t>(levels.size() + body.size()), column_, "a page");
   header.compressed_page_size =
       checked_int32(static_cast<int64_t>(levels.size() + payload->size()), column_, "a compressed page");
   if (options_.page_crc) {
-    uint32_t crc = libdeflate_crc32(0, levels.data(), levels.size());
-    crc = libdeflate_crc32(crc, payload->data(), payload->size());
+    // libdeflate_crc32 answers its initial value, not the CRC so far, for
+    // a null buffer: what an empty Buffer's data() may be.
+    uint32_t crc = 0;
+    if (!levels.empty()) crc = libdeflate_crc32(crc, levels.data(), levels.size());
+    if (!payload->empty()) crc = libdeflate_crc32(crc, payload->data(), payload->size());
     header.crc = static_cast<int32_t>(crc);
   }
   header_.clear();

@@ -37,6 +37,7 @@ struct ColumnWriterOptions {
   bool statistics = true;
   bool page_index = true;
   bool page_crc = true;
+  double min_compression_saving = 0.125;
   size_t max_statistics_bytes = 64;
   int64_t page_bytes = int64_t{1} << 20;
   int64_t page_rows = 20000;
@@ -88,6 +89,7 @@ class ColumnWriter {
   size_t open_page_estimate() const;
   void flush_page();
   void write_page(format::PageHeader& header, const Buffer& levels, const Buffer& values, Buffer& out);
+  const Buffer& compress_data_page(format::PageHeader& header, const Buffer& body);
   void finish_bloom_filter(ColumnChunkPages& out);
   void note_dictionary_values(size_t n);
   void fold_dictionary_values();
@@ -142,6 +144,9 @@ class ColumnWriter {
   Buffer body_;
   Buffer compressed_;
   std::string header_;
+  // Data pages still to store before compression is tried again (see
+  // WriteOptions::min_compression_saving); reset when the encoding changes.
+  int pages_until_compression_probe_ = 0;
 };
 
 }  // namespace parq

@@ -11,6 +11,8 @@ namespace parq::compression {
 void lz4_decompress_block(const char* codec, std::span<const uint8_t> in, uint8_t* out, size_t out_size);
 size_t lz4_compress_block(std::span<const uint8_t> in, uint8_t* out, size_t capacity);
 size_t lz4_block_bound(size_t n);
+// `in` as a block of one sequence of literals (at most lz4_block_bound bytes).
+size_t lz4_store_block(std::span<const uint8_t> in, uint8_t* out);
 
 inline uint32_t load_u32_be(const uint8_t* p) {
   return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | uint32_t{p[3]};

@@ -69,17 +69,32 @@ class Lz4HadoopCodec final : public Codec {
   }
 
   size_t compress(std::span<const uint8_t> in, Buffer& out) override {
-    size_t start = out.size();
-    size_t bound = lz4_block_bound(in.size());
+    return append_framed(in, out, [](std::span<const uint8_t> block, uint8_t* dst, size_t capacity) {
+      return lz4_compress_block(block, dst, capacity);
+    });
+  }
+
+  bool store(std::span<const uint8_t> in, Buffer& out) override {
+    append_framed(in, out,
+                  [](std::span<const uint8_t> block, uint8_t* dst, size_t) { return lz4_store_block(block, dst); });
+    return true;
+  }
+
+  size_t max_compressed_size(size_t n) const override { return 8 + lz4_block_bound(n); }
+
+ private:
+  // One Hadoop frame: both sizes, big-endian, then the block.
+  template <class MakeBlock>
+  static size_t append_framed(std::span<const uint8_t> in, Buffer& out, MakeBlock make_block) {
+    const size_t start = out.size();
+    const size_t bound = lz4_block_bound(in.size());
     out.resize(start + 8 + bound);
-    size_t written = lz4_compress_block(in, out.data() + start + 8, bound);
+    const size_t written = make_block(in, out.data() + start + 8, bound);
     store_u32_be(out.data() + start, static_cast<uint32_t>(in.size()));
     store_u32_be(out.data() + start + 4, static_cast<uint32_t>(written));
     out.resize(start + 8 + written);
     return 8 + written;
   }
-
-  size_t max_compressed_size(size_t n) const override { return 8 + lz4_block_bound(n); }
 };
 
 }  // namespace

@@ -1,7 +1,9 @@
 // LZ4_RAW: a single LZ4 block, no framing (parquet-format 2.9).
 #include <lz4.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstring>
 
 #include "codec_errors.h"
 #include "codecs.h"
@@ -31,6 +33,20 @@ size_t lz4_block_bound(size_t n) {
   return n > LZ4_MAX_INPUT_SIZE ? n + n / 255 + 16 : static_cast<size_t>(LZ4_compressBound(static_cast<int>(n)));
 }
 
+size_t lz4_store_block(std::span<const uint8_t> in, uint8_t* out) {
+  // The token's high nibble is the literal count, 15 meaning "plus the
+  // bytes that follow, each added, until one below 255".
+  uint8_t* p = out;
+  size_t n = in.size();
+  *p++ = static_cast<uint8_t>(std::min<size_t>(n, 15) << 4);
+  if (n >= 15) {
+    for (n -= 15; n >= 255; n -= 255) *p++ = 255;
+    *p++ = static_cast<uint8_t>(n);
+  }
+  if (!in.empty()) std::memcpy(p, in.data(), in.size());
+  return static_cast<size_t>(p - out) + in.size();
+}
+
 namespace {
 
 class Lz4RawCodec final : public Codec {
@@ -42,15 +58,29 @@ class Lz4RawCodec final : public Codec {
   }
 
   size_t compress(std::span<const uint8_t> in, Buffer& out) override {
-    size_t start = out.size();
-    size_t bound = lz4_block_bound(in.size());
-    out.resize(start + bound);
-    size_t written = lz4_compress_block(in, out.data() + start, bound);
-    out.resize(start + written);
-    return written;
+    return append_block(in, out, [](std::span<const uint8_t> block, uint8_t* dst, size_t capacity) {
+      return lz4_compress_block(block, dst, capacity);
+    });
+  }
+
+  bool store(std::span<const uint8_t> in, Buffer& out) override {
+    append_block(in, out,
+                 [](std::span<const uint8_t> block, uint8_t* dst, size_t) { return lz4_store_block(block, dst); });
+    return true;
   }
 
   size_t max_compressed_size(size_t n) const override { return lz4_block_bound(n); }
+
+ private:
+  template <class MakeBlock>
+  static size_t append_block(std::span<const uint8_t> in, Buffer& out, MakeBlock make_block) {
+    const size_t start = out.size();
+    const size_t bound = lz4_block_bound(in.size());
+    out.resize(start + bound);
+    const size_t written = make_block(in, out.data() + start, bound);
+    out.resize(start + written);
+    return written;
+  }
 };
 
 }  // namespace

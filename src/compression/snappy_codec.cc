@@ -2,6 +2,9 @@
 // decompression by parq's own decoder (snappy_decompressor.h says why).
 #include <snappy.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "codecs.h"
 #include "snappy_decompressor.h"
 
@@ -27,6 +30,38 @@ class SnappyCodec final : public Codec {
   }
 
   size_t max_compressed_size(size_t n) const override { return snappy::MaxCompressedLength(n); }
+
+  // The length as a varint, then literal elements of at most 64 KiB: the
+  // longest libsnappy writes, so no reader meets a literal longer than it
+  // would from libsnappy's own output.
+  bool store(std::span<const uint8_t> in, Buffer& out) override {
+    constexpr size_t kElement = size_t{1} << 16;
+    const size_t start = out.size();
+    out.resize(start + max_compressed_size(in.size()));
+    uint8_t* p = out.data() + start;
+    for (uint64_t n = in.size();; n >>= 7) {
+      *p++ = static_cast<uint8_t>(n < 0x80 ? n : (n & 0x7f) | 0x80);
+      if (n < 0x80) break;
+    }
+    for (size_t at = 0; at < in.size(); at += kElement) {
+      const size_t len = std::min(kElement, in.size() - at);
+      const size_t stored = len - 1;  // a literal tag holds its length minus one
+      if (stored < 60) {
+        *p++ = static_cast<uint8_t>(stored << 2);
+      } else if (stored < 256) {
+        *p++ = 60 << 2;
+        *p++ = static_cast<uint8_t>(stored);
+      } else {
+        *p++ = 61 << 2;
+        *p++ = static_cast<uint8_t>(stored);
+        *p++ = static_cast<uint8_t>(stored >> 8);
+      }
+      std::memcpy(p, in.data() + at, len);
+      p += len;
+    }
+    out.resize(static_cast<size_t>(p - out.data()));
+    return true;
+  }
 };
 
 }  // namespace

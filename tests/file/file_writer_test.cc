@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <random>
 
 #include "parq/arrow/c_export.h"
 #include "parq/arrow/c_import.h"
@@ -374,6 +375,100 @@ TEST(FileWriter, DictionaryPagesHaveTheSameStatisticsAsPlainPages) {
     return out + *chunk.min_value + "/" + *chunk.max_value;
   };
   EXPECT_EQ(stats_of(true), stats_of(false));
+}
+
+// Random hex strings, as in the comparison benchmark's comments: SNAPPY
+// shrinks pages of them by about 5%, less than min_compression_saving's
+// eighth. From `compressible_from` on, the same text over and over.
+std::vector<std::optional<std::string>> hex_then_text(size_t n, size_t compressible_from) {
+  std::mt19937_64 rng(7);
+  std::vector<std::optional<std::string>> v;
+  for (size_t i = 0; i < n; ++i) {
+    std::string s;
+    if (i < compressible_from) {
+      for (size_t k = 10 + rng() % 34; k > 0; --k) s += "0123456789abcdef"[rng() % 16];
+    } else {
+      s = "the same words over and over";
+    }
+    v.push_back(std::move(s));
+  }
+  return v;
+}
+
+// Per data page of column 0 in each row group: whether it went uncompressed
+// (stored as literals, or marked so in a v2 header).
+std::vector<std::vector<bool>> stored_pages(const FileReader& file) {
+  std::vector<std::vector<bool>> out;
+  for (size_t rg = 0; rg < file.metadata().row_groups.size(); ++rg) {
+    out.emplace_back();
+    PageReader pages(file.input(), file.metadata(), rg, 0, "h");
+    PageInfo page;
+    while (pages.next(page)) {
+      const auto& h = page.header;
+      if (h.data_page_header_v2) {
+        out.back().push_back(h.data_page_header_v2->is_compressed == false);
+      } else if (h.data_page_header) {
+        out.back().push_back(h.compressed_page_size >= h.uncompressed_page_size);
+      }
+    }
+  }
+  return out;
+}
+
+// Pages that compression barely shrinks stop being compressed; every 16th
+// is compressed again, and a column whose data turns compressible is
+// compressed from the next such probe on. Each row group starts with a probe.
+TEST(FileWriter, BarelyCompressiblePagesAreStored) {
+  Schema s = make_schema({Field::string("h").required()});
+  constexpr size_t kPageRows = 2000, kPages = 40;
+  RecordBatch b;
+  b.num_rows = kPageRows * kPages;
+  b.columns.push_back(strings(s, "h", hex_then_text(kPageRows * kPages, kPageRows * 20)));
+  for (int version : {1, 2}) {
+    for (auto codec : {format::CompressionCodec::SNAPPY, format::CompressionCodec::LZ4_RAW}) {
+      WriteOptions o;
+      o.codec.id = codec;
+      o.page_version = version;
+      o.dictionary = false;
+      o.page_rows = kPageRows;
+      o.row_group_rows = kPageRows * 36;
+      const Buffer bytes = write_to_memory(s, {b}, o);
+      auto file = open_bytes(bytes);
+      EXPECT_EQ(rows_of(*file), rows_of(b));
+      const auto stored = stored_pages(*file);
+      ASSERT_EQ(stored.size(), 2u);
+      ASSERT_EQ(stored[0].size(), 36u);
+      ASSERT_EQ(stored[1].size(), 4u);
+      const std::string where = "v" + std::to_string(version) + " " + format::to_string(codec);
+      // Hex pages 0-19: 0 and 16 are probes. Page 16 is hex, so 17-31 are
+      // stored though 20 on compress; page 32 finds them compressible.
+      for (size_t i = 0; i < 36; ++i) EXPECT_EQ(stored[0][i], i != 0 && i != 16 && i < 32) << where << " page " << i;
+      for (size_t i = 0; i < 4; ++i) EXPECT_FALSE(stored[1][i]) << where << " row group 1 page " << i;
+
+      o.min_compression_saving = 0;
+      const Buffer every_bytes = write_to_memory(s, {b}, o);
+      auto every = open_bytes(every_bytes);
+      for (const auto& group : stored_pages(*every))
+        for (bool page : group) EXPECT_FALSE(page) << where << " with min_compression_saving 0";
+      EXPECT_EQ(rows_of(*every), rows_of(b));
+    }
+  }
+  // Without a literal form (ZSTD), v1 pages are compressed all the same.
+  WriteOptions o;
+  o.codec.id = format::CompressionCodec::ZSTD;
+  o.dictionary = false;
+  o.page_rows = kPageRows;
+  o.min_compression_saving = 0.9;  // hex shrinks about 2x under ZSTD: not enough
+  const Buffer zstd_bytes = write_to_memory(s, {b}, o);
+  auto zstd = open_bytes(zstd_bytes);
+  const auto zstd_stored = stored_pages(*zstd);
+  ASSERT_EQ(zstd_stored.size(), 1u);
+  EXPECT_EQ(zstd_stored[0].size(), kPages);
+  for (bool page : zstd_stored[0]) EXPECT_FALSE(page);
+  EXPECT_EQ(rows_of(*zstd), rows_of(b));
+
+  o.min_compression_saving = 1.5;
+  EXPECT_THROW(write_to_memory(s, {b}, o), Error);
 }
 
 TEST(FileWriter, ConfiguredEncodingsAndCodecsPerColumn) {

@@ -5,7 +5,8 @@
 //      x dictionary off/on for the other leaves (codecs rotate)
 //   C. bloom filters (DuckDB's parquet_bloom_probe checks them)
 //   D. odd sizes and switches: tiny pages, many row groups, byte-sized row
-//      groups, threads, codec levels, statistics/page index/checksums off.
+//      groups, threads, codec levels, statistics/page index/checksums off,
+//      pages stored uncompressed.
 // Every cell uses row groups of 600 rows and 4 KiB pages unless it says otherwise,
 // so that each column chunk has many pages.
 
@@ -81,6 +82,10 @@ export function buildCells(leaves) {
   add({ name: 'rowgroup-bytes-lz4_raw-v2-threads', codec: 'lz4_raw', pv: 2, dict: 'fallback', rowGroupRows: 1 << 20,
     extra: ['--row-group-bytes', '40000', '--threads', '2'] });
   add({ name: 'single-rowgroup-gzip9-v2', codec: 'gzip:9', pv: 2, dict: 'off', rowGroupRows: 1 << 20, pageBytes: 1 << 20, extra: ['--page-rows', '0'] });
+  // --min-saving 1: no page passes, so after each chunk's first page every
+  // page is stored (literal streams in v1, is_compressed=false in v2)
+  for (const [codec, pv] of [['snappy', 1], ['lz4', 1], ['lz4_raw', 1], ['zstd', 2], ['gzip', 2], ['snappy', 2]])
+    add({ name: `stored-pages-${codec}-v${pv}`, codec, pv, dict: 'fallback', extra: ['--min-saving', '1'] });
   add({ name: 'brotli5-v1-no-stats-index-crc', codec: 'brotli:5', pv: 1, dict: 'on', extra: ['--stats', 'off', '--page-index', 'off', '--crc', 'off'] });
   return cells;
 }

@@ -1,6 +1,7 @@
 // Parsing of the shared writer options; see write_options.h.
 #include "write_options.h"
 
+#include <cmath>
 #include <cstdlib>
 
 #include "list_options.h"
@@ -44,12 +45,20 @@ compression::CodecChoice codec_of(const std::string& text) {
   }
 }
 
+// A number, or NaN when the text is not one (the callers' range checks
+// then reject it with their own message).
+double parse_fraction(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  return end == text.c_str() || *end != '\0' ? std::nan("") : v;
+}
+
 }  // namespace
 
 std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own) {
   for (const char* name : {"codec", "page-version", "dictionary", "row-group-rows", "row-group-bytes", "page-bytes",
                            "page-rows", "dictionary-bytes", "dictionary-entries", "encoding", "fallback",
-                           "bloom-filter", "bloom-fpp", "stats", "page-index", "crc", "threads"})
+                           "bloom-filter", "bloom-fpp", "stats", "page-index", "crc", "min-saving", "threads"})
     own.push_back({name, true});
   return own;
 }
@@ -85,12 +94,15 @@ WriteOptions parse_write_options(const Args& args) {
       // --fallback keeps the dictionary first; --encoding uses ENC throughout.
       column.dictionary = std::string(option) == "fallback";
     }
+  if (auto v = args.value("min-saving")) {
+    o.min_compression_saving = parse_fraction(*v);
+    if (!(o.min_compression_saving >= 0 && o.min_compression_saving <= 1))
+      throw UsageError("--min-saving takes a fraction from 0 to 1, not '" + *v + "'");
+  }
   double fpp = 0.01;
   if (auto v = args.value("bloom-fpp")) {
-    char* end = nullptr;
-    fpp = std::strtod(v->c_str(), &end);
-    if (end == v->c_str() || *end != '\0' || !(fpp > 0 && fpp < 1))
-      throw UsageError("--bloom-fpp takes a probability between 0 and 1, not '" + *v + "'");
+    fpp = parse_fraction(*v);
+    if (!(fpp > 0 && fpp < 1)) throw UsageError("--bloom-fpp takes a probability between 0 and 1, not '" + *v + "'");
   }
   for (const std::string& column : args.all("bloom-filter"))
     o.columns[column].bloom_filter = BloomFilterOptions{0, fpp};

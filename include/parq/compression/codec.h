@@ -36,8 +36,18 @@ class Codec {
   // Appends the compressed form of `in` to `out`; returns its size.
   virtual size_t compress(std::span<const uint8_t> in, Buffer& out) = 0;
 
-  // An upper bound of compress()'s output for `n` input bytes.
+  // An upper bound of compress()'s and store()'s output for `n` input bytes.
   virtual size_t max_compressed_size(size_t n) const = 0;
+
+  // Appends `in` in this codec's format without searching it for repeats
+  // (SNAPPY and LZ4 as runs of literals), at the speed of a copy, for pages
+  // the writer judges not worth compressing; returns false, leaving `out`
+  // alone, for codecs without such a form.
+  virtual bool store(std::span<const uint8_t> in, Buffer& out) {
+    (void)in;
+    (void)out;
+    return false;
+  }
 };
 
 // A codec for `id` at `level` (kDefaultLevel: the codec's default; ignored by

@@ -71,6 +71,16 @@ struct WriteOptions {
   bool statistics = true;
   bool page_index = true;
   bool page_crc = true;
+  // A column whose compressed page shrank by less than this fraction of its
+  // size stops being compressed, as ZFS and RocksDB store blocks that
+  // compress by less than an eighth: high-entropy data (hashes, random ids,
+  // encrypted or already compressed bytes) then costs a copy instead of a
+  // compressor's search for the few bytes it would save. The following
+  // pages are stored (v2 pages marked uncompressed; v1 pages in the codec's
+  // own format as literals, where it has one: SNAPPY, LZ4, LZ4_RAW) and
+  // every 16th is compressed again, so a column that turns compressible is
+  // compressed again. 0 compresses every page.
+  double min_compression_saving = 0.125;
   // min/max of byte arrays longer than this are truncated (and marked
   // inexact) in statistics and the column index.
   size_t max_statistics_bytes = 64;
