@@ -430,15 +430,18 @@ bool ColumnWriter::page_full() const {
 
 size_t ColumnWriter::buffered_bytes() const { return static_cast<size_t>(chunk_.size()) + open_page_estimate(); }
 
-// Compresses `body` (v1: levels and values; v2: values) and appends header
-// and payload to `out`.
-// Of the pages that compression barely shrinks, every this many is
+// Of the data pages that compression barely shrinks, every this many is
 // compressed, to notice when the column's data changes.
 constexpr int kPagesPerCompressionProbe = 16;
 
-const Buffer& ColumnWriter::compress_data_page(format::PageHeader& header, const Buffer& body) {
+// The payload of a page with this `body`: its compressed form, or, for a
+// data page of a column that compression barely shrinks, the body stored
+// (v2: as it is, marked uncompressed in `header`; v1: in the codec's literal
+// form, where it has one).
+const Buffer& ColumnWriter::compress_page(format::PageHeader& header, const Buffer& body) {
   compressed_.clear();
-  if (pages_until_compression_probe_ > 0) {
+  const bool data_page = header.type != PageType::DICTIONARY_PAGE;
+  if (data_page && pages_until_compression_probe_ > 0) {
     --pages_until_compression_probe_;
     if (header.data_page_header_v2) {
       header.data_page_header_v2->is_compressed = false;
@@ -447,40 +450,34 @@ const Buffer& ColumnWriter::compress_data_page(format::PageHeader& header, const
     if (codec_->store(body.span(), compressed_)) return compressed_;
   }
   codec_->compress(body.span(), compressed_);
-  const double kept = 1.0 - options_.min_compression_saving;
-  if (options_.min_compression_saving > 0 &&
-      static_cast<double>(compressed_.size()) > kept * static_cast<double>(body.size()))
+  const double saving = options_.min_compression_saving;
+  if (data_page && saving > 0 &&
+      static_cast<double>(compressed_.size()) > (1.0 - saving) * static_cast<double>(body.size()))
     pages_until_compression_probe_ = kPagesPerCompressionProbe - 1;
   return compressed_;
 }
 
+// Compresses `body` (v1: levels and values; v2: values) and appends header
+// and payload to `out`.
 void ColumnWriter::write_page(format::PageHeader& header, const Buffer& levels, const Buffer& body, Buffer& out) {
-  const Buffer* payload = &body;
-  if (options_.codec.id != format::CompressionCodec::UNCOMPRESSED) {
-    if (header.type == PageType::DICTIONARY_PAGE) {
-      compressed_.clear();
-      codec_->compress(body.span(), compressed_);
-      payload = &compressed_;
-    } else {
-      payload = &compress_data_page(header, body);
-    }
-  }
+  const Buffer& payload =
+      options_.codec.id == format::CompressionCodec::UNCOMPRESSED ? body : compress_page(header, body);
   header.uncompressed_page_size = checked_int32(static_cast<int64_t>(levels.size() + body.size()), column_, "a page");
   header.compressed_page_size =
-      checked_int32(static_cast<int64_t>(levels.size() + payload->size()), column_, "a compressed page");
+      checked_int32(static_cast<int64_t>(levels.size() + payload.size()), column_, "a compressed page");
   if (options_.page_crc) {
     // libdeflate_crc32 answers its initial value, not the CRC so far, for
     // a null buffer: what an empty Buffer's data() may be.
     uint32_t crc = 0;
     if (!levels.empty()) crc = libdeflate_crc32(crc, levels.data(), levels.size());
-    if (!payload->empty()) crc = libdeflate_crc32(crc, payload->data(), payload->size());
+    if (!payload.empty()) crc = libdeflate_crc32(crc, payload.data(), payload.size());
     header.crc = static_cast<int32_t>(crc);
   }
   header_.clear();
   format::encode_thrift(header, header_);
   out.append(header_);
   out.append(levels.data(), levels.size());
-  out.append(payload->data(), payload->size());
+  out.append(payload.data(), payload.size());
   chunk_uncompressed_ += static_cast<int64_t>(header_.size() + levels.size() + body.size());
 }
 

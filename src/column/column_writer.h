@@ -89,7 +89,7 @@ class ColumnWriter {
   size_t open_page_estimate() const;
   void flush_page();
   void write_page(format::PageHeader& header, const Buffer& levels, const Buffer& values, Buffer& out);
-  const Buffer& compress_data_page(format::PageHeader& header, const Buffer& body);
+  const Buffer& compress_page(format::PageHeader& header, const Buffer& body);
   void finish_bloom_filter(ColumnChunkPages& out);
   void note_dictionary_values(size_t n);
   void fold_dictionary_values();

@@ -69,14 +69,11 @@ class Lz4HadoopCodec final : public Codec {
   }
 
   size_t compress(std::span<const uint8_t> in, Buffer& out) override {
-    return append_framed(in, out, [](std::span<const uint8_t> block, uint8_t* dst, size_t capacity) {
-      return lz4_compress_block(block, dst, capacity);
-    });
+    return append_framed(in, out, lz4_compress_block);
   }
 
   bool store(std::span<const uint8_t> in, Buffer& out) override {
-    append_framed(in, out,
-                  [](std::span<const uint8_t> block, uint8_t* dst, size_t) { return lz4_store_block(block, dst); });
+    append_framed(in, out, lz4_store_block);
     return true;
   }
 
@@ -84,15 +81,11 @@ class Lz4HadoopCodec final : public Codec {
 
  private:
   // One Hadoop frame: both sizes, big-endian, then the block.
-  template <class MakeBlock>
-  static size_t append_framed(std::span<const uint8_t> in, Buffer& out, MakeBlock make_block) {
+  static size_t append_framed(std::span<const uint8_t> in, Buffer& out, Lz4BlockWriter write_block) {
     const size_t start = out.size();
-    const size_t bound = lz4_block_bound(in.size());
-    out.resize(start + 8 + bound);
-    const size_t written = make_block(in, out.data() + start + 8, bound);
+    const size_t written = lz4_append_block(in, out, 8, write_block);
     store_u32_be(out.data() + start, static_cast<uint32_t>(in.size()));
     store_u32_be(out.data() + start + 4, static_cast<uint32_t>(written));
-    out.resize(start + 8 + written);
     return 8 + written;
   }
 };

@@ -33,7 +33,7 @@ size_t lz4_block_bound(size_t n) {
   return n > LZ4_MAX_INPUT_SIZE ? n + n / 255 + 16 : static_cast<size_t>(LZ4_compressBound(static_cast<int>(n)));
 }
 
-size_t lz4_store_block(std::span<const uint8_t> in, uint8_t* out) {
+size_t lz4_store_block(std::span<const uint8_t> in, uint8_t* out, size_t) {
   // The token's high nibble is the literal count, 15 meaning "plus the
   // bytes that follow, each added, until one below 255".
   uint8_t* p = out;
@@ -47,6 +47,15 @@ size_t lz4_store_block(std::span<const uint8_t> in, uint8_t* out) {
   return static_cast<size_t>(p - out) + in.size();
 }
 
+size_t lz4_append_block(std::span<const uint8_t> in, Buffer& out, size_t header, Lz4BlockWriter write_block) {
+  const size_t start = out.size() + header;
+  const size_t bound = lz4_block_bound(in.size());
+  out.resize(start + bound);
+  const size_t written = write_block(in, out.data() + start, bound);
+  out.resize(start + written);
+  return written;
+}
+
 namespace {
 
 class Lz4RawCodec final : public Codec {
@@ -58,29 +67,15 @@ class Lz4RawCodec final : public Codec {
   }
 
   size_t compress(std::span<const uint8_t> in, Buffer& out) override {
-    return append_block(in, out, [](std::span<const uint8_t> block, uint8_t* dst, size_t capacity) {
-      return lz4_compress_block(block, dst, capacity);
-    });
+    return lz4_append_block(in, out, 0, lz4_compress_block);
   }
 
   bool store(std::span<const uint8_t> in, Buffer& out) override {
-    append_block(in, out,
-                 [](std::span<const uint8_t> block, uint8_t* dst, size_t) { return lz4_store_block(block, dst); });
+    lz4_append_block(in, out, 0, lz4_store_block);
     return true;
   }
 
   size_t max_compressed_size(size_t n) const override { return lz4_block_bound(n); }
-
- private:
-  template <class MakeBlock>
-  static size_t append_block(std::span<const uint8_t> in, Buffer& out, MakeBlock make_block) {
-    const size_t start = out.size();
-    const size_t bound = lz4_block_bound(in.size());
-    out.resize(start + bound);
-    const size_t written = make_block(in, out.data() + start, bound);
-    out.resize(start + written);
-    return written;
-  }
 };
 
 }  // namespace

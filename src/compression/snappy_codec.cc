@@ -7,6 +7,7 @@
 
 #include "codecs.h"
 #include "snappy_decompressor.h"
+#include "util/varint.h"
 
 namespace parq::compression {
 namespace {
@@ -36,13 +37,11 @@ class SnappyCodec final : public Codec {
   // would from libsnappy's own output.
   bool store(std::span<const uint8_t> in, Buffer& out) override {
     constexpr size_t kElement = size_t{1} << 16;
+    constexpr size_t kMaxTagBytes = 3;  // tag 61: the length in 2 more bytes
+    put_varint(out, in.size());
     const size_t start = out.size();
-    out.resize(start + max_compressed_size(in.size()));
+    out.resize(start + in.size() + kMaxTagBytes * ((in.size() + kElement - 1) / kElement));
     uint8_t* p = out.data() + start;
-    for (uint64_t n = in.size();; n >>= 7) {
-      *p++ = static_cast<uint8_t>(n < 0x80 ? n : (n & 0x7f) | 0x80);
-      if (n < 0x80) break;
-    }
     for (size_t at = 0; at < in.size(); at += kElement) {
       const size_t len = std::min(kElement, in.size() - at);
       const size_t stored = len - 1;  // a literal tag holds its length minus one

@@ -14,6 +14,7 @@
 #include "parq/encoding/bit_packing.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "util/varint.h"
 
 namespace parq::encoding {
 
@@ -97,17 +98,6 @@ bool read_uleb(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
 }
 
 uint64_t unzigzag(uint64_t v) { return (v >> 1) ^ (~(v & 1) + 1); }
-
-void put_uleb(Buffer& out, uint64_t v) {
-  uint8_t* p = out.extend(10);
-  size_t i = 0;
-  while (v >= 0x80) {
-    p[i++] = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  p[i++] = static_cast<uint8_t>(v);
-  out.resize(out.size() - 10 + i);
-}
 
 template <class T>
 uint64_t zigzag(T v) {
@@ -454,7 +444,7 @@ void DeltaBinaryPackedEncoder<T>::write_block(size_t n) {
   const size_t used = (n + miniblock_size_ - 1) / miniblock_size_;
   // Padding equal to the min packs as zero bits.
   std::fill(d + n, d + used * miniblock_size_, umin);
-  put_uleb(blocks_, zigzag(min));
+  put_varint(blocks_, zigzag(min));
   uint8_t* widths = blocks_.extend(layout_.miniblocks);
   std::memset(widths, 0, layout_.miniblocks);
   size_t packed_bytes = 0;
@@ -477,10 +467,10 @@ void DeltaBinaryPackedEncoder<T>::write_block(size_t n) {
 template <class T>
 void DeltaBinaryPackedEncoder<T>::flush(Buffer& out) {
   if (pending_ > 0) write_block(pending_);
-  put_uleb(out, layout_.block_size);
-  put_uleb(out, layout_.miniblocks);
-  put_uleb(out, count_);
-  put_uleb(out, zigzag(static_cast<T>(first_)));
+  put_varint(out, layout_.block_size);
+  put_varint(out, layout_.miniblocks);
+  put_varint(out, count_);
+  put_varint(out, zigzag(static_cast<T>(first_)));
   out.append(blocks_.data(), blocks_.size());
   blocks_.clear();
   pending_ = 0;

@@ -12,6 +12,7 @@
 #include "parq/encoding/bit_packing.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
+#include "util/varint.h"
 
 namespace parq::encoding {
 namespace {
@@ -205,18 +206,6 @@ void RleBitPackedEncoder::reset(int bit_width) {
   literal_header_at_ = SIZE_MAX;
   literal_groups_ = 0;
 }
-
-namespace {
-
-void put_varint(Buffer& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.append_value(static_cast<uint8_t>(v | 0x80));
-    v >>= 7;
-  }
-  out.append_value(static_cast<uint8_t>(v));
-}
-
-}  // namespace
 
 void RleBitPackedEncoder::end_rle_run() {
   put_varint(out_, uint64_t{repeat_count_} << 1);

@@ -128,6 +128,11 @@ TEST_F(RewriteCommand, BadOptionsAreUsageErrors) {
     CommandResult r = run_tool(args);
     EXPECT_EQ(r.exit_code, 2) << extra[0] << ": " << r.err;
   }
+  for (const char* saving : {"abc", "2", "-0.5", "0.5x"}) {
+    CommandResult r = run_tool({"rewrite", in, out, "--min-saving", saving});
+    EXPECT_EQ(r.exit_code, 2) << saving << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--min-saving takes a fraction from 0 to 1")) << saving;
+  }
   CommandResult unknown = run_tool({"rewrite", in, out, "--encoding", "no_such_column=plain"});
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_THAT(unknown.err, HasSubstr("no_such_column"));
