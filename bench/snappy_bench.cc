@@ -18,8 +18,8 @@ namespace {
 
 constexpr size_t kPageBytes = 1 << 20;
 
-std::string page(int kind) {
-  std::mt19937_64 rng(42);
+std::string page(int kind, uint64_t seed = 42) {
+  std::mt19937_64 rng(seed);
   std::string out;
   out.reserve(kPageBytes + 64);
   auto put = [&](const void* p, size_t n) { out.append(static_cast<const char*>(p), n); };
@@ -108,6 +108,36 @@ void run(benchmark::State& state, bool library) {
 }
 
 void BM_SnappyDecompressParq(benchmark::State& state) { run(state, false); }
+
+// Two pages of one kind (different values), decoded in one interleaved loop
+// (what the reader does with the pages a batch starts on) or one by one.
+void run_two(benchmark::State& state, bool paired) {
+  const std::string raw[2] = {page(static_cast<int>(state.range(0))), page(static_cast<int>(state.range(0)), 7)};
+  std::string compressed[2];
+  std::vector<uint8_t> out[2];
+  parq::compression::SnappyJob jobs[2];
+  for (int i = 0; i < 2; ++i) {
+    snappy::Compress(raw[i].data(), raw[i].size(), &compressed[i]);
+    out[i].resize(raw[i].size());
+    jobs[i] = {
+        {reinterpret_cast<const uint8_t*>(compressed[i].data()), compressed[i].size()}, out[i].data(), out[i].size()};
+  }
+  for (auto _ : state) {
+    if (paired) {
+      parq::compression::snappy_decompress_pair(jobs[0], jobs[1]);
+    } else {
+      for (const auto& job : jobs) parq::compression::snappy_decompress(job.in, job.out, job.out_size);
+    }
+    benchmark::DoNotOptimize(out[0].data());
+    benchmark::DoNotOptimize(out[1].data());
+  }
+  for (int i = 0; i < 2; ++i)
+    if (std::memcmp(out[i].data(), raw[i].data(), raw[i].size()) != 0) state.SkipWithError("wrong output");
+  state.SetLabel(label(state, raw[0].size(), compressed[0].size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * (raw[0].size() + raw[1].size())));
+}
+void BM_SnappyDecompressParqTwoPaired(benchmark::State& state) { run_two(state, true); }
+void BM_SnappyDecompressParqTwoSingly(benchmark::State& state) { run_two(state, false); }
 void run_at(benchmark::State& state, parq::SimdLevel level) {
   const parq::SimdLevel saved = parq::simd_level();
   parq::set_simd_level(level);
@@ -133,6 +163,8 @@ void BM_SnappyCompressLibsnappy(benchmark::State& state) {
 }
 
 BENCHMARK(BM_SnappyDecompressParq)->DenseRange(0, kKindCount - 1);
+BENCHMARK(BM_SnappyDecompressParqTwoPaired)->DenseRange(0, kKindCount - 1);
+BENCHMARK(BM_SnappyDecompressParqTwoSingly)->DenseRange(0, kKindCount - 1);
 BENCHMARK(BM_SnappyDecompressParqAvx2)->DenseRange(0, kKindCount - 1);
 BENCHMARK(BM_SnappyDecompressParqScalar)->DenseRange(0, kKindCount - 1);
 BENCHMARK(BM_SnappyDecompressLibsnappy)->DenseRange(0, kKindCount - 1);

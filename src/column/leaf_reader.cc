@@ -61,11 +61,8 @@ void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t
   page_all_defined_ = non_null == num_values;
 }
 
-void LeafReader::load_v1(const PageInfo& page) {
-  if (!page.header.data_page_header) throw Error(where() + ": DATA_PAGE without its header");
+void LeafReader::load_v1(const PageInfo& page, std::span<const uint8_t> bytes) {
   const auto& h = *page.header.data_page_header;
-  if (h.num_values < 0) throw Error(where() + ": negative value count");
-  auto bytes = pages_.decompress(page);
   const size_t n = static_cast<size_t>(h.num_values);
   size_t pos = 0;
   if (column_.max_repetition_level > 0) {
@@ -82,12 +79,8 @@ void LeafReader::load_v1(const PageInfo& page) {
   begin_values(h.encoding, bytes.subspan(pos), h.num_values);
 }
 
-void LeafReader::load_v2(const PageInfo& page) {
-  if (!page.header.data_page_header_v2) throw Error(where() + ": DATA_PAGE_V2 without its header");
+void LeafReader::load_v2(const PageInfo& page, std::span<const uint8_t> bytes) {
   const auto& h = *page.header.data_page_header_v2;
-  if (h.num_values < 0 || h.num_nulls < 0 || h.num_nulls > h.num_values)
-    throw Error(where() + ": inconsistent value and null counts");
-  auto bytes = pages_.decompress(page);
   const size_t n = static_cast<size_t>(h.num_values);
   const size_t rep_bytes = static_cast<size_t>(h.repetition_levels_byte_length);
   const size_t def_bytes = static_cast<size_t>(h.definition_levels_byte_length);
@@ -105,7 +98,9 @@ void LeafReader::load_v2(const PageInfo& page) {
   begin_values(h.encoding, bytes.subspan(pos), h.num_values);
 }
 
-bool LeafReader::load_data_page() {
+// Moves to the next data page, loading dictionary pages on the way and
+// passing over others; false at the end of the chunk.
+bool LeafReader::next_data_page() {
   while (pages_.next(page_)) {
     try {
       switch (page_.header.type) {
@@ -113,13 +108,57 @@ bool LeafReader::load_data_page() {
           load_dictionary(page_);
           continue;
         case PageType::DATA_PAGE:
-          load_v1(page_);
-          break;
-        case PageType::DATA_PAGE_V2:
-          load_v2(page_);
-          break;
+          if (!page_.header.data_page_header) throw Error(where() + ": DATA_PAGE without its header");
+          if (page_.header.data_page_header->num_values < 0) throw Error(where() + ": negative value count");
+          return true;
+        case PageType::DATA_PAGE_V2: {
+          if (!page_.header.data_page_header_v2) throw Error(where() + ": DATA_PAGE_V2 without its header");
+          const auto& h = *page_.header.data_page_header_v2;
+          if (h.num_values < 0 || h.num_nulls < 0 || h.num_nulls > h.num_values)
+            throw Error(where() + ": inconsistent value and null counts");
+          return true;
+        }
         default:
           continue;  // index pages and types from the future carry no values
+      }
+    } catch (const Error& e) {
+      with_context(e);
+    }
+  }
+  return false;
+}
+
+bool LeafReader::stage_page(PageDecompression& task) {
+  task = PageDecompression{};
+  if (staged_ || page_pos_ < page_entries_ || !next_data_page()) return false;
+  try {
+    staged_bytes_ = pages_.prepare_decompression(page_, task);
+  } catch (const Error& e) {
+    with_context(e);
+  }
+  staged_ = true;
+  return task.reader != nullptr;
+}
+
+bool LeafReader::load_data_page() {
+  for (;;) {
+    std::span<const uint8_t> bytes;
+    if (staged_) {
+      staged_ = false;
+      bytes = staged_bytes_;
+    } else {
+      if (!next_data_page()) return false;
+      try {
+        bytes = pages_.decompress(page_);
+      } catch (const Error& e) {
+        with_context(e);
+      }
+    }
+    try {
+      if (page_.header.type == PageType::DATA_PAGE) {
+        load_v1(page_, bytes);
+      } else {
+        load_v2(page_, bytes);
       }
     } catch (const Error& e) {
       with_context(e);
@@ -132,7 +171,6 @@ bool LeafReader::load_data_page() {
     first_entry_ = false;
     return true;
   }
-  return false;
 }
 
 // How many of the current page's remaining entries make up at most `wanted`

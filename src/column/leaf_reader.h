@@ -43,11 +43,18 @@ class LeafReader {
 
   const ColumnDescriptor& column() const { return column_; }
 
+  // When the current page is used up: moves to the next data page and
+  // prepares its decompression, for the caller to run (with other
+  // columns', run_decompressions) before the next read_records, which
+  // then starts on it. False when there is nothing to run.
+  bool stage_page(PageDecompression& task);
+
  private:
+  bool next_data_page();
   bool load_data_page();
   void load_dictionary(const PageInfo& page);
-  void load_v1(const PageInfo& page);
-  void load_v2(const PageInfo& page);
+  void load_v1(const PageInfo& page, std::span<const uint8_t> bytes);
+  void load_v2(const PageInfo& page, std::span<const uint8_t> bytes);
   void begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values);
   int64_t take_records(int64_t wanted, int64_t& entries);
   void append(int64_t entries, LeafBatch& out);
@@ -58,6 +65,10 @@ class LeafReader {
   PageReader pages_;
   std::unique_ptr<ValueReader> values_;
   PageInfo page_;
+  // A page that stage_page moved to; its bytes are ready once the caller
+  // has run the decompression.
+  bool staged_ = false;
+  std::span<const uint8_t> staged_bytes_;
   Buffer page_def_;
   Buffer page_rep_;
   int64_t page_entries_ = 0;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "../compression/snappy_decompressor.h"
 #include "parq/error.h"
 #include "parq/format/metadata_codec.h"
 
@@ -152,6 +153,14 @@ bool PageReader::next(PageInfo& page) {
 }
 
 std::span<const uint8_t> PageReader::decompress(const PageInfo& page) {
+  PageDecompression task;
+  std::span<const uint8_t> bytes = prepare_decompression(page, task);
+  if (task.reader != nullptr) run(task);
+  return bytes;
+}
+
+std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page, PageDecompression& task) {
+  task = PageDecompression{};
   const format::PageHeader& h = page.header;
   const size_t size = static_cast<size_t>(h.uncompressed_page_size);
   if (size > options_.max_page_bytes)
@@ -186,12 +195,51 @@ std::span<const uint8_t> PageReader::decompress(const PageInfo& page) {
   // An empty values section (all-null v2 pages) has nothing to decompress,
   // and some codecs reject an empty stream.
   if (values.empty() && values_size == 0) return scratch_.span();
-  try {
-    codec_->decompress(values, scratch_.data() + levels, values_size);
-  } catch (const Error& e) {
-    throw Error(where(page) + ": " + e.what());
-  }
+  task = {this, &page, values, scratch_.data() + levels, values_size};
   return scratch_.span();
+}
+
+void PageReader::run(const PageDecompression& task) {
+  try {
+    codec_->decompress(task.in, task.out, task.out_size);
+  } catch (const Error& e) {
+    throw Error(where(*task.page) + ": " + e.what());
+  }
+}
+
+format::CompressionCodec PageReader::codec() const { return metadata_->codec; }
+
+namespace {
+
+void run_snappy_pair(const PageDecompression& first, const PageDecompression& second) {
+  try {
+    compression::snappy_decompress_pair({first.in, first.out, first.out_size},
+                                        {second.in, second.out, second.out_size});
+  } catch (const Error&) {
+    // The pair does not say which stream failed: one by one, the failing
+    // page throws with its column and position.
+    first.reader->run(first);
+    second.reader->run(second);
+    throw;
+  }
+}
+
+}  // namespace
+
+void run_decompressions(std::span<const PageDecompression> tasks) {
+  const PageDecompression* waiting = nullptr;  // a SNAPPY page without a partner yet
+  for (const PageDecompression& task : tasks) {
+    if (task.reader == nullptr) continue;
+    if (task.reader->codec() != format::CompressionCodec::SNAPPY) {
+      task.reader->run(task);
+    } else if (waiting == nullptr) {
+      waiting = &task;
+    } else {
+      run_snappy_pair(*waiting, task);
+      waiting = nullptr;
+    }
+  }
+  if (waiting != nullptr) waiting->reader->run(*waiting);
 }
 
 }  // namespace parq

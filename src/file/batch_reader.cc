@@ -37,6 +37,22 @@ std::vector<int> select_leaves(const Schema& schema, const std::vector<std::stri
   return leaves;
 }
 
+// The pages that each column's next batch starts on, decompressed together
+// (SNAPPY pages in pairs; with a pool, the tasks spread over its threads).
+// Pages a column reaches in the middle of a batch decompress on their own.
+void decompress_next_pages(const std::vector<std::unique_ptr<LeafReader>>& readers, ThreadPool* pool) {
+  std::vector<PageDecompression> tasks;
+  for (const auto& reader : readers) {
+    PageDecompression task;
+    if (reader->stage_page(task)) tasks.push_back(task);
+  }
+  if (pool == nullptr || tasks.size() < 2) return run_decompressions(tasks);
+  const size_t pairs = (tasks.size() + 1) / 2;
+  pool->parallel_for(pairs, [&](size_t i) {
+    run_decompressions(std::span(tasks).subspan(2 * i, std::min<size_t>(2, tasks.size() - 2 * i)));
+  });
+}
+
 class FileBatchReader final : public BatchSource {
  public:
   FileBatchReader(const FileReader& file, ReadOptions options) : file_(file), options_(std::move(options)) {
@@ -118,6 +134,7 @@ class FileBatchReader final : public BatchSource {
     std::vector<LeafBatch> batches(readers.size());
     std::vector<RecordBatch> out;
     for (;;) {
+      decompress_next_pages(readers, nullptr);
       int64_t rows = -1;
       for (size_t i = 0; i < readers.size(); ++i) {
         batches[i].clear();
@@ -141,6 +158,7 @@ class FileBatchReader final : public BatchSource {
 
   // Reads the next batch of records from every leaf; they must agree.
   int64_t read_leaves() {
+    decompress_next_pages(readers_, pool_.get());
     std::vector<int64_t> got(readers_.size());
     auto read_one = [&](size_t i) {
       batches_[i].clear();

@@ -393,5 +393,67 @@ TEST(SnappyDecompressor, AgreesWithTheLibraryOnDamagedStreams) {
   }
 }
 
+// Pairs: every combination of kinds and sizes (so that either stream may
+// run out first, or have no fast loop at all) decodes to what each decodes
+// to alone, at every level (with AVX-512, streams of near copies take the
+// window loop alone instead).
+TEST(SnappyDecompressor, PairsDecodeAsEachAlone) {
+  for (SimdLevel level : testing::each_simd_level()) {
+    for (int kind_a = 0; kind_a < kSampleKinds; ++kind_a) {
+      for (int kind_b = 0; kind_b < kSampleKinds; ++kind_b) {
+        for (auto [n_a, n_b] : {std::pair<size_t, size_t>{70000, 70000}, {300000, 4095}, {17, 65537}, {0, 200}}) {
+          const Bytes raw_a = sample(n_a, kind_a, 1), raw_b = sample(n_b, kind_b, 2);
+          const Bytes in_a = compress(raw_a), in_b = compress(raw_b);
+          auto out_a = std::make_unique<uint8_t[]>(n_a + 1), out_b = std::make_unique<uint8_t[]>(n_b + 1);
+          snappy_decompress_pair({in_a, out_a.get(), n_a}, {in_b, out_b.get(), n_b});
+          const std::string context = "kinds " + std::to_string(kind_a) + "/" + std::to_string(kind_b) + " sizes " +
+                                      std::to_string(n_a) + "/" + std::to_string(n_b) + " " + to_string(level);
+          EXPECT_EQ(Bytes(out_a.get(), out_a.get() + n_a), raw_a) << context;
+          EXPECT_EQ(Bytes(out_b.get(), out_b.get() + n_b), raw_b) << context;
+        }
+      }
+    }
+  }
+}
+
+// A damaged stream in a pair: the pair throws exactly when libsnappy
+// rejects either stream, and otherwise writes what libsnappy does.
+TEST(SnappyDecompressor, PairsAgreeWithTheLibraryOnDamagedStreams) {
+  std::mt19937 rng(11);
+  StreamBuilder mixed;
+  open_stream(mixed, Opening::kMixed);
+  mixed.literal(sample(100, 2, 5));
+  const Bytes good = compress(sample(20000, 4, 3));
+  for (SimdLevel level : testing::each_simd_level()) {
+    for (int trial = 0; trial < 600; ++trial) {
+      Bytes damaged = trial % 2 ? mixed.stream() : compress(sample(20000, trial % kSampleKinds, 4));
+      for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k)
+        damaged[1 + rng() % (damaged.size() - 1)] = static_cast<uint8_t>(rng());
+      std::optional<Bytes> want = library_decode(damaged);
+      std::optional<size_t> n = snappy_uncompressed_length(damaged);
+      if (!n || *n > (1u << 24)) continue;
+      auto out_good = std::make_unique<uint8_t[]>(20000);
+      auto out_damaged = std::make_unique<uint8_t[]>(*n + 1);
+      const bool damaged_first = trial % 3 == 0;
+      const SnappyJob job_good{good, out_good.get(), 20000}, job_damaged{damaged, out_damaged.get(), *n};
+      bool threw = false;
+      try {
+        if (damaged_first) {
+          snappy_decompress_pair(job_damaged, job_good);
+        } else {
+          snappy_decompress_pair(job_good, job_damaged);
+        }
+      } catch (const Error&) {
+        threw = true;
+      }
+      ASSERT_EQ(threw, !want.has_value()) << "trial " << trial << " " << to_string(level);
+      if (!threw) {
+        EXPECT_EQ(Bytes(out_damaged.get(), out_damaged.get() + *n), *want) << "trial " << trial;
+        EXPECT_EQ(Bytes(out_good.get(), out_good.get() + 20000), sample(20000, 4, 3)) << "trial " << trial;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace parq::compression

@@ -3,10 +3,14 @@
 // and small batches give the same rows as one batch.
 #include "parq/file/batch_reader.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "parq/column/page_reader.h"
 #include "parq/file/file_writer.h"
+#include "parq/schema/schema_text.h"
 #include "parq/text/row_text.h"
 #include "test_paths.h"
 
@@ -86,6 +90,70 @@ TEST(BatchReader, PrototypeHasTheProjectedShape) {
   ASSERT_EQ(proto.columns[1].children.size(), 1u);
   EXPECT_EQ(proto.columns[1].children[0].name, "C");
   EXPECT_EQ(proto.num_rows, 0);
+}
+
+// Three INT64 columns of random numbers, one page each, written with `codec`.
+Buffer three_columns(compression::CodecChoice codec) {
+  const Schema schema = parse_schema_text("message m { required int64 a; required int64 b; optional int64 c; }");
+  RecordBatch batch;
+  batch.num_rows = 50000;
+  std::mt19937_64 rng(5);
+  for (const char* name : {"a", "b", "c"}) {
+    Array a;
+    a.name = name;
+    a.type = schema.column(static_cast<size_t>(schema.find_column(name))).type;
+    a.length = batch.num_rows;
+    for (int64_t i = 0; i < batch.num_rows; ++i) a.values.append_value(static_cast<int64_t>(rng() % 1'000'000));
+    batch.columns.push_back(std::move(a));
+  }
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  WriteOptions options;
+  options.codec = codec;
+  options.page_rows = batch.num_rows;
+  options.page_crc = false;
+  options.min_compression_saving = 0;
+  auto writer = FileWriter::open(std::move(out), schema, options);
+  writer->write(batch);
+  writer->close();
+  return std::move(sink->buffer());
+}
+
+// The reader decompresses the SNAPPY pages that batches start on two at a
+// time, in one loop: the rows are those of the same file uncompressed, and
+// a corrupt page among them is named by its own column.
+TEST(BatchReader, SnappyPagesDecodedInPairs) {
+  const Buffer snappy = three_columns({format::CompressionCodec::SNAPPY, compression::kDefaultLevel});
+  const Buffer plain = three_columns({format::CompressionCodec::UNCOMPRESSED, compression::kDefaultLevel});
+  const std::string expected = all_rows(*FileReader::open(io::memory_input(plain.span())), {});
+  for (int threads : {1, 2}) {
+    ReadOptions options;
+    options.threads = threads;
+    options.batch_rows = 30000;  // the second batch starts inside the pages
+    EXPECT_EQ(all_rows(*FileReader::open(io::memory_input(snappy.span())), options), expected) << threads;
+  }
+  // Column b's snappy preamble claims one byte fewer than its page header.
+  Buffer damaged = snappy;
+  {
+    auto file = FileReader::open(io::memory_input(snappy.span()));
+    PageReader pages(file->input(), file->metadata(), 0, 1, "b");
+    PageInfo page;
+    ASSERT_TRUE(pages.next(page));
+    const size_t payload = page.header_offset + page.header_size;
+    ASSERT_GE(damaged.data()[payload] & 0x7F, 1);
+    damaged.data()[payload] -= 1;
+  }
+  for (int threads : {1, 2}) {
+    ReadOptions options;
+    options.threads = threads;
+    try {
+      all_rows(*FileReader::open(io::memory_input(damaged.span())), options);
+      ADD_FAILURE() << "the damaged page was read, threads " << threads;
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("column b, row group 0, page 0")) << threads;
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("SNAPPY")) << threads;
+    }
+  }
 }
 
 }  // namespace

@@ -60,6 +60,25 @@ struct PageInfo {
   size_t index = 0;  // position among the chunk's pages, from 0
 };
 
+class PageReader;
+
+// A page's decompression, checked and ready to run: decompress() in two
+// steps, so that a caller holding the pages of several columns can run
+// their decompressions together (run_decompressions). `reader` is null
+// when the page needs none (stored uncompressed, or no value bytes).
+struct PageDecompression {
+  PageReader* reader = nullptr;
+  const PageInfo* page = nullptr;
+  std::span<const uint8_t> in;
+  uint8_t* out = nullptr;
+  size_t out_size = 0;
+};
+
+// Runs each task; SNAPPY pages two at a time in one interleaved loop
+// (compression/snappy_decompressor.h), which decodes two pages of PLAIN
+// numbers in 60% of the time the two take one after the other.
+void run_decompressions(std::span<const PageDecompression> tasks);
+
 class PageReader {
  public:
   // `column_name` names the column in errors ("column a.b, row group 2").
@@ -76,6 +95,14 @@ class PageReader {
   // The current page's payload, decompressed (see the layout above). Valid
   // until the next call to next() or decompress().
   std::span<const uint8_t> decompress(const PageInfo& page);
+
+  // decompress() without running the codec: returns where the payload
+  // will be once `task` has run (the same span decompress() returns) and
+  // sets `task`. `page` must stay in place until the task has run.
+  std::span<const uint8_t> prepare_decompression(const PageInfo& page, PageDecompression& task);
+  // Runs a task that this reader prepared; errors name the page.
+  void run(const PageDecompression& task);
+  format::CompressionCodec codec() const;
 
   // "column a.b, row group 2, page 5 (offset 1234)": for error messages.
   std::string where(const PageInfo& page) const;
