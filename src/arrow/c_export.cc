@@ -439,7 +439,7 @@ struct ArrayNode {
   const void* keep(Buffer&& b) {
     if (b.empty()) return kZeros;
     owned.push_back(std::move(b));
-    return owned.back().data();
+    return std::as_const(owned.back()).data();  // views stay views
   }
   ~ArrayNode() {
     for (ArrowArray* c : child_pointers) {

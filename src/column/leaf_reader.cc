@@ -2,6 +2,7 @@
 #include "leaf_reader.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "level_decoding.h"
@@ -128,11 +129,24 @@ bool LeafReader::next_data_page() {
   return false;
 }
 
+// Where a v1 page's values start when its definition levels are one RLE
+// run (no nulls: what most pages of optional columns are): the 4-byte
+// length, the run's header and its value. 0 when there is no guessing
+// (repetition levels, which vary in length).
+size_t LeafReader::expected_values_at(const PageInfo& page) const {
+  if (page.header.type != PageType::DATA_PAGE || column_.max_repetition_level > 0 || column_.max_definition_level == 0)
+    return 0;
+  size_t header = 1;
+  for (uint64_t v = static_cast<uint64_t>(page.header.data_page_header->num_values) << 1; v >= 0x80; v >>= 7) ++header;
+  const size_t value_bytes = (std::bit_width(static_cast<uint16_t>(column_.max_definition_level)) + 7) / 8;
+  return 4 + header + value_bytes;
+}
+
 bool LeafReader::stage_page(PageDecompression& task) {
   task = PageDecompression{};
   if (staged_ || page_pos_ < page_entries_ || !next_data_page()) return false;
   try {
-    staged_bytes_ = pages_.prepare_decompression(page_, task);
+    staged_bytes_ = pages_.prepare_decompression(page_, task, expected_values_at(page_));
   } catch (const Error& e) {
     with_context(e);
   }
@@ -149,11 +163,12 @@ bool LeafReader::load_data_page() {
     } else {
       if (!next_data_page()) return false;
       try {
-        bytes = pages_.decompress(page_);
+        bytes = pages_.decompress(page_, expected_values_at(page_));
       } catch (const Error& e) {
         with_context(e);
       }
     }
+    values_->set_page_owner(pages_.page_owner());
     try {
       if (page_.header.type == PageType::DATA_PAGE) {
         load_v1(page_, bytes);

@@ -51,6 +51,7 @@ class LeafReader {
 
  private:
   bool next_data_page();
+  size_t expected_values_at(const PageInfo& page) const;
   bool load_data_page();
   void load_dictionary(const PageInfo& page);
   void load_v1(const PageInfo& page, std::span<const uint8_t> bytes);

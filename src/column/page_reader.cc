@@ -4,6 +4,7 @@
 #include <libdeflate.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 
@@ -152,15 +153,17 @@ bool PageReader::next(PageInfo& page) {
   return true;
 }
 
-std::span<const uint8_t> PageReader::decompress(const PageInfo& page) {
+std::span<const uint8_t> PageReader::decompress(const PageInfo& page, size_t values_at) {
   PageDecompression task;
-  std::span<const uint8_t> bytes = prepare_decompression(page, task);
+  std::span<const uint8_t> bytes = prepare_decompression(page, task, values_at);
   if (task.reader != nullptr) run(task);
   return bytes;
 }
 
-std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page, PageDecompression& task) {
+std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page, PageDecompression& task,
+                                                           size_t values_at) {
   task = PageDecompression{};
+  page_owner_.reset();
   const format::PageHeader& h = page.header;
   const size_t size = static_cast<size_t>(h.uncompressed_page_size);
   if (size > options_.max_page_bytes)
@@ -188,15 +191,38 @@ std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page,
                   std::to_string(size) + " uncompressed");
     return page.payload;
   }
-  scratch_.resize(size);
-  if (levels != 0) std::memcpy(scratch_.data(), page.payload.data(), levels);
+  // The values (v2: after the levels; v1: where the caller expects them)
+  // start on a 64-byte boundary, so that views of them are aligned.
+  if (page.header.type == PageType::DATA_PAGE_V2) values_at = levels;
+  const size_t lead = (Buffer::kAlignment - values_at % Buffer::kAlignment) % Buffer::kAlignment;
+  Buffer& buffer = page_buffer();
+  buffer.resize(lead + size);
+  uint8_t* out = buffer.data() + lead;
+  if (levels != 0) std::memcpy(out, page.payload.data(), levels);
   std::span<const uint8_t> values = page.payload.subspan(levels);
   size_t values_size = size - levels;
   // An empty values section (all-null v2 pages) has nothing to decompress,
   // and some codecs reject an empty stream.
-  if (values.empty() && values_size == 0) return scratch_.span();
-  task = {this, &page, values, scratch_.data() + levels, values_size};
-  return scratch_.span();
+  if (!(values.empty() && values_size == 0)) task = {this, &page, values, out + levels, values_size};
+  return {out, size};
+}
+
+// Pages decompress into one of two buffers, whichever no array still
+// views; when both are, into a fresh one.
+Buffer& PageReader::page_buffer() {
+  for (std::shared_ptr<Buffer>& b : page_buffers_) {
+    if (b.use_count() == 1) {
+      // The last view may have gone on another thread: what it read there
+      // happens before this reuse.
+      std::atomic_thread_fence(std::memory_order_acquire);
+      page_owner_ = b;
+      return *b;
+    }
+  }
+  std::shared_ptr<Buffer>& slot = page_buffers_[next_fresh_++ % page_buffers_.size()];
+  slot = std::make_shared<Buffer>();
+  page_owner_ = slot;
+  return *slot;
 }
 
 void PageReader::run(const PageDecompression& task) {

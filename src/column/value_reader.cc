@@ -79,6 +79,7 @@ class FixedValueReader final : public ValueReaderBase {
   }
 
   void read(size_t n, LeafValues& out) override {
+    if (encoding_ == Encoding::PLAIN && out.fixed.empty() && page_owner_ && view_plain(n, out)) return;
     T* dst = reinterpret_cast<T*>(out.fixed.extend(n * sizeof(T)));
     size_t got = 0;
     switch (encoding_) {
@@ -114,6 +115,18 @@ class FixedValueReader final : public ValueReaderBase {
     } else {
       return split_.decode(dst, n);
     }
+  }
+
+  // The values as they lie in the page, when they are aligned for T (the
+  // page reader puts them on a 64-byte boundary when it predicts their
+  // start right). A batch that goes on into the next page copies them then.
+  bool view_plain(size_t n, LeafValues& out) {
+    const uint8_t* at = plain_.position();
+    if (plain_.remaining() < n || reinterpret_cast<uintptr_t>(at) % alignof(T) != 0) return false;
+    out.fixed = Buffer::view(page_owner_, at, n * sizeof(T));
+    plain_.skip(n);
+    out.count += static_cast<int64_t>(n);
+    return true;
   }
 
   // Only INT32 and INT64 have a delta decoder; the member exists for all.

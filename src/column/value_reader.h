@@ -40,6 +40,14 @@ class ValueReader {
 
   // Appends exactly `n` values to `out`; throws when the page holds fewer.
   virtual void read(size_t n, LeafValues& out) = 0;
+
+  // What keeps the current page's bytes alive (null: nothing does beyond
+  // the page). With it, a read of PLAIN fixed-width values into an empty
+  // `out` may make `out.fixed` a view of the page instead of a copy.
+  void set_page_owner(std::shared_ptr<const void> owner) { page_owner_ = std::move(owner); }
+
+ protected:
+  std::shared_ptr<const void> page_owner_;
 };
 
 // `column` names the column in error messages.

@@ -13,6 +13,7 @@
 #include "assembler.h"
 
 #include <cstring>
+#include <utility>
 
 #include "parq/error.h"
 
@@ -196,7 +197,7 @@ class LeafWalk {
     }
     const size_t width = static_cast<size_t>(out.value_width());
     out.values.resize(static_cast<size_t>(out.length) * width);
-    const uint8_t* src = dense.data();
+    const uint8_t* src = std::as_const(dense).data();
     uint8_t* dst = out.values.data();
     for (int64_t s = 0; s < out.length; ++s, dst += width) {
       if (out.is_valid(s)) {

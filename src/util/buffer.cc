@@ -17,8 +17,13 @@ void Buffer::grow_to(size_t capacity) {
 }
 
 void Buffer::release() {
-  std::free(data_);
+  if (owner_) {
+    owner_.reset();
+  } else {
+    std::free(data_);
+  }
   data_ = nullptr;
+  capacity_ = 0;
 }
 
 }  // namespace parq

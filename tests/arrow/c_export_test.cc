@@ -1149,5 +1149,31 @@ TEST(ArrowExportStream, NullSourceThrows) {
   EXPECT_EQ(stream.release, nullptr);
 }
 
+// Values that are a view of a decompressed page export as that memory,
+// not a copy, and the export keeps the page alive after everything else
+// let go of it (ASan sees a read of freed memory otherwise).
+TEST(ArrowExportArray, ViewsExportInPlaceAndKeepTheirPageAlive) {
+  auto page = std::make_shared<Buffer>(1024);
+  for (int64_t i = 0; i < 128; ++i) page->data_as<int64_t>()[i] = i * 3;
+  Array a;
+  a.name = "v";
+  a.type = vt(Type::INT64);
+  a.length = 64;
+  a.values = Buffer::view(page, page->data() + 512, 64 * sizeof(int64_t));
+  const void* viewed = page->data() + 512;
+  ArrowArray out;
+  export_batch(batch_of(std::move(a)), &out);
+  std::weak_ptr<Buffer> watch = page;
+  page.reset();
+  EXPECT_FALSE(watch.expired());
+  ASSERT_EQ(out.n_children, 1);
+  const ArrowArray* column = out.children[0];
+  ASSERT_EQ(column->n_buffers, 2);
+  EXPECT_EQ(column->buffers[1], viewed);
+  EXPECT_EQ(static_cast<const int64_t*>(column->buffers[1])[63], (64 + 63) * 3);
+  out.release(&out);
+  EXPECT_TRUE(watch.expired());
+}
+
 }  // namespace
 }  // namespace parq

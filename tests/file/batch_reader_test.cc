@@ -92,8 +92,9 @@ TEST(BatchReader, PrototypeHasTheProjectedShape) {
   EXPECT_EQ(proto.num_rows, 0);
 }
 
-// Three INT64 columns of random numbers, one page each, written with `codec`.
-Buffer three_columns(compression::CodecChoice codec) {
+// Three INT64 columns of random numbers (c optional, every 7th null when
+// `nulls`), one page each unless `options` says otherwise.
+Buffer three_columns(WriteOptions options, bool nulls = false) {
   const Schema schema = parse_schema_text("message m { required int64 a; required int64 b; optional int64 c; }");
   RecordBatch batch;
   batch.num_rows = 50000;
@@ -104,13 +105,19 @@ Buffer three_columns(compression::CodecChoice codec) {
     a.type = schema.column(static_cast<size_t>(schema.find_column(name))).type;
     a.length = batch.num_rows;
     for (int64_t i = 0; i < batch.num_rows; ++i) a.values.append_value(static_cast<int64_t>(rng() % 1'000'000));
+    if (nulls && a.name == "c") {
+      a.validity.resize(static_cast<size_t>(batch.num_rows + 7) / 8);
+      for (int64_t i = 0; i < batch.num_rows; ++i) {
+        const uint8_t bit = static_cast<uint8_t>(1u << (i % 8));
+        a.validity.data()[i / 8] =
+            static_cast<uint8_t>(i % 7 == 0 ? a.validity.data()[i / 8] & ~bit : a.validity.data()[i / 8] | bit);
+        a.null_count += i % 7 == 0;
+      }
+    }
     batch.columns.push_back(std::move(a));
   }
   auto out = std::make_unique<io::BufferOutput>();
   io::BufferOutput* sink = out.get();
-  WriteOptions options;
-  options.codec = codec;
-  options.page_rows = batch.num_rows;
   options.page_crc = false;
   options.min_compression_saving = 0;
   auto writer = FileWriter::open(std::move(out), schema, options);
@@ -119,12 +126,19 @@ Buffer three_columns(compression::CodecChoice codec) {
   return std::move(sink->buffer());
 }
 
+Buffer three_columns(format::CompressionCodec codec) {
+  WriteOptions options;
+  options.codec = {codec, compression::kDefaultLevel};
+  options.page_rows = 50000;
+  return three_columns(options);
+}
+
 // The reader decompresses the SNAPPY pages that batches start on two at a
 // time, in one loop: the rows are those of the same file uncompressed, and
 // a corrupt page among them is named by its own column.
 TEST(BatchReader, SnappyPagesDecodedInPairs) {
-  const Buffer snappy = three_columns({format::CompressionCodec::SNAPPY, compression::kDefaultLevel});
-  const Buffer plain = three_columns({format::CompressionCodec::UNCOMPRESSED, compression::kDefaultLevel});
+  const Buffer snappy = three_columns(format::CompressionCodec::SNAPPY);
+  const Buffer plain = three_columns(format::CompressionCodec::UNCOMPRESSED);
   const std::string expected = all_rows(*FileReader::open(io::memory_input(plain.span())), {});
   for (int threads : {1, 2}) {
     ReadOptions options;
@@ -152,6 +166,48 @@ TEST(BatchReader, SnappyPagesDecodedInPairs) {
     } catch (const Error& e) {
       EXPECT_THAT(e.what(), ::testing::HasSubstr("column b, row group 0, page 0")) << threads;
       EXPECT_THAT(e.what(), ::testing::HasSubstr("SNAPPY")) << threads;
+    }
+  }
+}
+
+// A batch's PLAIN values from a decompressed page are views of the page
+// (no copy), on a 64-byte boundary where the reader placed the page so;
+// a batch that runs on into the next page, or has nulls to spread the
+// values over, gets values of its own. The rows are the same either way.
+TEST(BatchReader, PlainValuesAreViewsOfTheirPage) {
+  for (int version : {1, 2}) {
+    for (int64_t page_rows : {50000, 25000}) {
+      for (bool nulls : {false, true}) {
+        const std::string context =
+            "v" + std::to_string(version) + " pages of " + std::to_string(page_rows) + (nulls ? " with nulls" : "");
+        WriteOptions options;
+        options.dictionary = false;
+        for (const char* name : {"a", "b", "c"}) options.columns[name].encoding = format::Encoding::PLAIN;
+        options.page_version = version;
+        options.page_rows = page_rows;
+        const Buffer snappy = three_columns(options, nulls);
+        options.codec = {format::CompressionCodec::UNCOMPRESSED, compression::kDefaultLevel};
+        const Buffer plain = three_columns(options, nulls);
+        ReadOptions read;
+        read.batch_rows = 20000;  // with pages of 25000 rows, the second batch spans two
+        EXPECT_EQ(all_rows(*FileReader::open(io::memory_input(snappy.span())), read),
+                  all_rows(*FileReader::open(io::memory_input(plain.span())), read))
+            << context;
+        auto file = FileReader::open(io::memory_input(snappy.span()));
+        auto source = read_batches(*file, read);
+        RecordBatch batch;
+        for (int index = 0; source->next(batch); ++index) {
+          const bool one_page = page_rows == 50000 || index != 1;
+          for (const Array& column : batch.columns) {
+            const bool spread = column.null_count > 0;
+            EXPECT_EQ(column.values.is_view(), one_page && !spread)
+                << context << ", batch " << index << ", column " << column.name;
+            if (column.values.is_view())
+              EXPECT_EQ(reinterpret_cast<uintptr_t>(std::as_const(column.values).data()) % 64, 0u)
+                  << context << ", batch " << index << ", column " << column.name;
+          }
+        }
+      }
     }
   }
 }

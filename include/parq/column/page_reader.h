@@ -11,6 +11,7 @@
 // decoders never see them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -93,13 +94,20 @@ class PageReader {
   bool next(PageInfo& page);
 
   // The current page's payload, decompressed (see the layout above). Valid
-  // until the next call to next() or decompress().
-  std::span<const uint8_t> decompress(const PageInfo& page);
+  // until the next call to next() or decompress(), or for as long as
+  // page_owner() is held. `values_at`: where the caller expects a v1 page's
+  // values to start, placed on a 64-byte boundary (v2 pages: after their
+  // levels, known from the header).
+  std::span<const uint8_t> decompress(const PageInfo& page, size_t values_at = 0);
 
   // decompress() without running the codec: returns where the payload
   // will be once `task` has run (the same span decompress() returns) and
   // sets `task`. `page` must stay in place until the task has run.
-  std::span<const uint8_t> prepare_decompression(const PageInfo& page, PageDecompression& task);
+  std::span<const uint8_t> prepare_decompression(const PageInfo& page, PageDecompression& task, size_t values_at = 0);
+
+  // Keeps the last decompressed payload alive (and out of reuse) while
+  // held; null when the payload is the chunk's own bytes (stored pages).
+  const std::shared_ptr<const void>& page_owner() const { return page_owner_; }
   // Runs a task that this reader prepared; errors name the page.
   void run(const PageDecompression& task);
   format::CompressionCodec codec() const;
@@ -121,8 +129,12 @@ class PageReader {
   size_t next_index_ = 0;
   int64_t values_seen_ = 0;
   const format::ColumnMetaData* metadata_ = nullptr;
+  Buffer& page_buffer();
+
   std::unique_ptr<compression::Codec> codec_;
-  Buffer scratch_;
+  std::array<std::shared_ptr<Buffer>, 2> page_buffers_;
+  size_t next_fresh_ = 0;
+  std::shared_ptr<const void> page_owner_;
   std::string where_;
   std::string name_;
   PageReaderOptions options_;

@@ -55,6 +55,8 @@ class PlainDecoder {
   size_t decode(T* out, size_t n);
   size_t skip(size_t n);
   size_t remaining() const { return num_values_ - index_; }
+  // Where the next value's bytes are (what decode() copies from).
+  const uint8_t* position() const { return data_ + index_ * sizeof(T); }
 
  private:
   const uint8_t* data_ = nullptr;

@@ -2,11 +2,18 @@
 // grows into. Decoders and encoders write into these: std::vector would spend
 // a pass zeroing memory that is overwritten right after, and its alignment
 // is too weak for aligned SIMD stores.
+//
+// A buffer may also be a view: bytes inside memory that something else owns
+// (a decompressed page), kept alive by a shared owner, so that the reader
+// hands out a page's PLAIN values without copying them. A view is read-only
+// in place: whatever would write to it (non-const data(), resize, extend,
+// ...) first copies its bytes into memory of its own.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -27,7 +34,8 @@ class Buffer {
     if (this != &other) assign(other.data(), other.size());
     return *this;
   }
-  Buffer(Buffer&& other) noexcept : data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
+  Buffer(Buffer&& other) noexcept
+      : data_(other.data_), size_(other.size_), capacity_(other.capacity_), owner_(std::move(other.owner_)) {
     other.data_ = nullptr;
     other.size_ = other.capacity_ = 0;
   }
@@ -37,6 +45,7 @@ class Buffer {
       data_ = other.data_;
       size_ = other.size_;
       capacity_ = other.capacity_;
+      owner_ = std::move(other.owner_);
       other.data_ = nullptr;
       other.size_ = other.capacity_ = 0;
     }
@@ -44,7 +53,22 @@ class Buffer {
   }
   ~Buffer() { release(); }
 
-  uint8_t* data() { return data_; }
+  // A view of `size` bytes at `data`, which `owner` keeps alive; kPadding
+  // readable bytes must follow them (as they do inside another Buffer).
+  static Buffer view(std::shared_ptr<const void> owner, const uint8_t* data, size_t size) {
+    Buffer b;
+    b.data_ = const_cast<uint8_t*>(data);  // written only after detach() copies
+    b.size_ = b.capacity_ = size;
+    b.owner_ = std::move(owner);
+    return b;
+  }
+  bool is_view() const { return owner_ != nullptr; }
+
+  uint8_t* data() {
+    if (owner_) [[unlikely]]
+      detach();
+    return data_;
+  }
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   size_t capacity() const { return capacity_; }
@@ -54,20 +78,27 @@ class Buffer {
 
   template <class T>
   T* data_as() {
-    return reinterpret_cast<T*>(data_);
+    return reinterpret_cast<T*>(data());
   }
   template <class T>
   const T* data_as() const {
     return reinterpret_cast<const T*>(data_);
   }
 
-  void clear() { size_ = 0; }
+  void clear() {
+    if (owner_) release();
+    size_ = 0;
+  }
   void reserve(size_t capacity) {
+    if (owner_) [[unlikely]]
+      detach();
     if (capacity > capacity_) grow_to(capacity);
   }
   // Room for `n` bytes past size() without moving, growing geometrically
   // like extend() (reserve() grows to exactly what it is asked).
   void reserve_more(size_t n) {
+    if (owner_) [[unlikely]]
+      detach();
     if (n > capacity_ - size_) grow_to(grown_capacity(size_ + n));
   }
   // New bytes are left uninitialised.
@@ -77,6 +108,8 @@ class Buffer {
   }
   // Appends `n` uninitialised bytes and returns where they start.
   uint8_t* extend(size_t n) {
+    if (owner_) [[unlikely]]
+      detach();
     if (n > capacity_ - size_) grow_to(grown_capacity(size_ + n));
     uint8_t* p = data_ + size_;
     size_ += n;
@@ -103,11 +136,14 @@ class Buffer {
     return c;
   }
   void grow_to(size_t capacity);
+  // A view's bytes copied into memory of its own.
+  void detach() { grow_to(size_); }
   void release();
 
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;
+  std::shared_ptr<const void> owner_;  // set for views
 };
 
 }  // namespace parq
