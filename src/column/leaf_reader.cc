@@ -102,6 +102,9 @@ void LeafReader::load_v2(const PageInfo& page, std::span<const uint8_t> bytes) {
 // Moves to the next data page, loading dictionary pages on the way and
 // passing over others; false at the end of the chunk.
 bool LeafReader::next_data_page() {
+  // The page before is used up: let its buffer go back to the page
+  // reader, unless arrays still view it.
+  values_->set_page_owner(nullptr);
   while (pages_.next(page_)) {
     try {
       switch (page_.header.type) {

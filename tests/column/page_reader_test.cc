@@ -10,6 +10,8 @@
 
 #include "parq/error.h"
 #include "parq/file/file_reader.h"
+#include "parq/file/file_writer.h"
+#include "parq/schema/schema_text.h"
 #include "test_paths.h"
 
 namespace parq {
@@ -176,6 +178,45 @@ TEST(ChunkRange, OutsideTheFileIsAnError) {
   EXPECT_EQ(chunk_range(md, 0, 0, 1000).length, 50u + 100u);  // PARQUET-816 padding
   md.created_by = "parquet-mr version 1.2.9 (build abc)";
   EXPECT_EQ(chunk_range(md, 0, 0, 1000).length, 50u);
+}
+
+// Pages decompress into a buffer of the reader's that no one else holds
+// (the one before last, the last having been let go); a page that
+// something still holds (a view of its values) is left alone.
+TEST(PageReader, PagesReuseABufferNoOneHolds) {
+  const Schema schema = parse_schema_text("message m { required int64 v; }");
+  RecordBatch batch;
+  batch.num_rows = 4000;
+  Array v;
+  v.name = "v";
+  v.type = schema.column(0).type;
+  v.length = batch.num_rows;
+  for (int64_t i = 0; i < batch.num_rows; ++i) v.values.append_value(i * i % 1000);
+  batch.columns.push_back(std::move(v));
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  WriteOptions options;
+  options.dictionary = false;
+  options.page_rows = 1000;
+  options.min_compression_saving = 0;
+  auto writer = FileWriter::open(std::move(out), schema, options);
+  writer->write(batch);
+  writer->close();
+  auto file = FileReader::open(io::memory_input(sink->buffer().span()));
+  PageReader pages(file->input(), file->metadata(), 0, 0, "v");
+  PageInfo page;
+  std::vector<const uint8_t*> at;
+  std::shared_ptr<const void> held;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(pages.next(page));
+    at.push_back(pages.decompress(page).data());
+    ASSERT_NE(pages.page_owner(), nullptr);
+    if (i == 0) held = pages.page_owner();
+  }
+  EXPECT_NE(at[1], at[0]);  // page 0 is held
+  EXPECT_EQ(at[2], at[1]);  // page 1 is not
+  EXPECT_EQ(at[3], at[1]);
+  EXPECT_EQ(std::as_const(*static_cast<const Buffer*>(held.get())).data() + 0, at[0]);
 }
 
 }  // namespace
