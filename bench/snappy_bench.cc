@@ -115,7 +115,7 @@ void run_two(benchmark::State& state, bool paired) {
   const std::string raw[2] = {page(static_cast<int>(state.range(0))), page(static_cast<int>(state.range(0)), 7)};
   std::string compressed[2];
   std::vector<uint8_t> out[2];
-  parq::compression::SnappyJob jobs[2];
+  parq::compression::DecompressJob jobs[2];
   for (int i = 0; i < 2; ++i) {
     snappy::Compress(raw[i].data(), raw[i].size(), &compressed[i]);
     out[i].resize(raw[i].size());

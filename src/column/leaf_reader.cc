@@ -7,6 +7,7 @@
 
 #include "level_decoding.h"
 #include "parq/error.h"
+#include "util/varint.h"
 
 namespace parq {
 
@@ -139,8 +140,7 @@ bool LeafReader::next_data_page() {
 size_t LeafReader::expected_values_at(const PageInfo& page) const {
   if (page.header.type != PageType::DATA_PAGE || column_.max_repetition_level > 0 || column_.max_definition_level == 0)
     return 0;
-  size_t header = 1;
-  for (uint64_t v = static_cast<uint64_t>(page.header.data_page_header->num_values) << 1; v >= 0x80; v >>= 7) ++header;
+  const size_t header = varint_size(static_cast<uint64_t>(page.header.data_page_header->num_values) << 1);
   const size_t value_bytes = (std::bit_width(static_cast<uint16_t>(column_.max_definition_level)) + 7) / 8;
   return 4 + header + value_bytes;
 }

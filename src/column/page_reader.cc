@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "../compression/snappy_decompressor.h"
 #include "parq/error.h"
 #include "parq/format/metadata_codec.h"
 
@@ -203,66 +202,65 @@ std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page,
   size_t values_size = size - levels;
   // An empty values section (all-null v2 pages) has nothing to decompress,
   // and some codecs reject an empty stream.
-  if (!(values.empty() && values_size == 0)) task = {this, &page, values, out + levels, values_size};
+  if (!(values.empty() && values_size == 0)) task = {this, &page, {values, out + levels, values_size}};
   return {out, size};
 }
 
 // Pages decompress into one of two buffers, whichever no array still
-// views; when both are, into a fresh one.
+// views; when both are, the first is left to its views and replaced.
 Buffer& PageReader::page_buffer() {
+  std::shared_ptr<Buffer>* slot = &page_buffers_[0];
   for (std::shared_ptr<Buffer>& b : page_buffers_) {
-    if (b.use_count() == 1) {
-      // The last view may have gone on another thread: what it read there
-      // happens before this reuse.
-      std::atomic_thread_fence(std::memory_order_acquire);
-      page_owner_ = b;
-      return *b;
+    if (b == nullptr || b.use_count() == 1) {
+      slot = &b;
+      break;
     }
   }
-  std::shared_ptr<Buffer>& slot = page_buffers_[next_fresh_++ % page_buffers_.size()];
-  slot = std::make_shared<Buffer>();
-  page_owner_ = slot;
-  return *slot;
+  if (*slot == nullptr || slot->use_count() != 1) {
+    *slot = std::make_shared<Buffer>();
+  } else {
+    // The last view may have gone on another thread: what it read there
+    // happens before this reuse.
+    std::atomic_thread_fence(std::memory_order_acquire);
+  }
+  page_owner_ = *slot;
+  return **slot;
 }
 
 void PageReader::run(const PageDecompression& task) {
   try {
-    codec_->decompress(task.in, task.out, task.out_size);
+    codec_->decompress(task.job.in, task.job.out, task.job.out_size);
   } catch (const Error& e) {
     throw Error(where(*task.page) + ": " + e.what());
   }
 }
 
-format::CompressionCodec PageReader::codec() const { return metadata_->codec; }
-
-namespace {
-
-void run_snappy_pair(const PageDecompression& first, const PageDecompression& second) {
+void PageReader::run_pair(const PageDecompression& mine, const PageDecompression& other) {
   try {
-    compression::snappy_decompress_pair({first.in, first.out, first.out_size},
-                                        {second.in, second.out, second.out_size});
+    codec_->decompress_pair(mine.job, other.job);
   } catch (const Error&) {
-    // The pair does not say which stream failed: one by one, the failing
+    // The pair does not say which page failed: one by one, the failing
     // page throws with its column and position.
-    first.reader->run(first);
-    second.reader->run(second);
+    run(mine);
+    other.reader->run(other);
     throw;
   }
 }
 
-}  // namespace
+format::CompressionCodec PageReader::codec() const { return metadata_->codec; }
 
 void run_decompressions(std::span<const PageDecompression> tasks) {
-  const PageDecompression* waiting = nullptr;  // a SNAPPY page without a partner yet
+  const PageDecompression* waiting = nullptr;  // a task without a partner yet
   for (const PageDecompression& task : tasks) {
     if (task.reader == nullptr) continue;
-    if (task.reader->codec() != format::CompressionCodec::SNAPPY) {
-      task.reader->run(task);
-    } else if (waiting == nullptr) {
+    if (waiting == nullptr) {
       waiting = &task;
-    } else {
-      run_snappy_pair(*waiting, task);
+    } else if (waiting->reader->codec() == task.reader->codec()) {
+      waiting->reader->run_pair(*waiting, task);
       waiting = nullptr;
+    } else {
+      waiting->reader->run(*waiting);
+      waiting = &task;
     }
   }
   if (waiting != nullptr) waiting->reader->run(*waiting);

@@ -20,6 +20,10 @@ class SnappyCodec final : public Codec {
     snappy_decompress(in, out, out_size);
   }
 
+  void decompress_pair(const DecompressJob& first, const DecompressJob& second) override {
+    snappy_decompress_pair(first, second);
+  }
+
   size_t compress(std::span<const uint8_t> in, Buffer& out) override {
     size_t start = out.size();
     out.resize(start + snappy::MaxCompressedLength(in.size()));

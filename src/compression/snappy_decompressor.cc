@@ -256,7 +256,8 @@ struct WindowCopies {
 // copy either way. A sample of the stream chooses.
 enum class CopyType { kBranch, kTable };
 
-// The fast loop's bounds: it runs while ip < ip and op < op.
+// Where a fast loop stops: its input pointer reaching `ip` or its output
+// pointer reaching `op`.
 struct FastLimits {
   const uint8_t* ip;
   const uint8_t* op;
@@ -317,9 +318,15 @@ template <CopyType kCopyType, class Copies>
 // Two streams, an element of each in turn, until either one's slack ends.
 // Each element's position comes from the tag before it, a chain of loads
 // that keeps one stream waiting on load latency however short its
-// elements; the other stream's chain runs in those waits.
-template <CopyType kCopyA, CopyType kCopyB, class CopiesA, class CopiesB>
-[[gnu::always_inline]] inline void decode_fast_pair(Stream& a, CopiesA& copies_a, Stream& b, CopiesB& copies_b) {
+// elements; the other stream's chain runs in those waits. Copy tags are
+// read through the table whatever a sample would say: a mispredicted
+// branch throws away both streams' work in flight, and paired the table
+// was faster on every kind of page the bench has (random int64 1.19 ->
+// 1.96 GB/s, strings 1.89 -> 2.26) except those of near copies, which the
+// window decodes faster one stream at a time.
+template <class Copies>
+[[gnu::always_inline]] inline void decode_fast_pair(Stream& a, Stream& b) {
+  Copies copies_a, copies_b;
   FastLimits la, lb;
   if (!fast_limits(a, a.out_end, la) || !fast_limits(b, b.out_end, lb)) return;
   const uint8_t* ip_a = a.ip;
@@ -327,8 +334,8 @@ template <CopyType kCopyA, CopyType kCopyB, class CopiesA, class CopiesB>
   const uint8_t* ip_b = b.ip;
   uint8_t* op_b = b.op;
   while (ip_a < la.ip && op_a < la.op && ip_b < lb.ip && op_b < lb.op) {
-    decode_element<kCopyA>(a, copies_a, ip_a, op_a);
-    decode_element<kCopyB>(b, copies_b, ip_b, op_b);
+    decode_element<CopyType::kTable>(a, copies_a, ip_a, op_a);
+    decode_element<CopyType::kTable>(b, copies_b, ip_b, op_b);
   }
   a.ip = ip_a;
   a.op = op_a;
@@ -508,25 +515,14 @@ void decode_scalar(Stream& s) {
   });
 }
 
-// The pair loops read copies through the table whatever the sample says:
-// a mispredicted branch throws away both streams' work in flight, and
-// paired the table was faster on every kind of page the bench has (random
-// int64 1.19 -> 1.96 GB/s, strings 1.89 -> 2.26) except those of near
-// copies, which the window decodes faster one stream at a time.
-template <class Copies>
-[[gnu::always_inline]] inline void decode_pair(Stream& a, Stream& b) {
-  Copies copies_a, copies_b;
-  decode_fast_pair<CopyType::kTable, CopyType::kTable>(a, copies_a, b, copies_b);
-}
-
-[[gnu::noinline]] void decode_pair_scalar(Stream& a, Stream& b) { decode_pair<VectorCopies<ScalarPattern>>(a, b); }
+[[gnu::noinline]] void decode_pair_scalar(Stream& a, Stream& b) { decode_fast_pair<VectorCopies<ScalarPattern>>(a, b); }
 
 [[gnu::target("avx2,bmi2"), gnu::noinline]] void decode_pair_avx2(Stream& a, Stream& b) {
-  decode_pair<VectorCopies<ShufflePattern>>(a, b);
+  decode_fast_pair<VectorCopies<ShufflePattern>>(a, b);
 }
 
 [[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_pair_avx512(Stream& a, Stream& b) {
-  decode_pair<VectorCopies<ShufflePattern>>(a, b);
+  decode_fast_pair<VectorCopies<ShufflePattern>>(a, b);
 }
 
 struct Preamble {
@@ -580,7 +576,7 @@ void snappy_decompress(std::span<const uint8_t> in, uint8_t* out, size_t out_siz
   decode(s, simd_level());
 }
 
-void snappy_decompress_pair(const SnappyJob& first, const SnappyJob& second) {
+void snappy_decompress_pair(const DecompressJob& first, const DecompressJob& second) {
   Stream a = open_stream(first.in, first.out, first.out_size);
   Stream b = open_stream(second.in, second.out, second.out_size);
   const SimdLevel level = simd_level();

@@ -16,6 +16,8 @@
 #include <optional>
 #include <span>
 
+#include "parq/compression/codec.h"
+
 namespace parq::compression {
 
 // The uncompressed length from the stream's preamble (a varint of at most 5
@@ -28,16 +30,10 @@ std::optional<size_t> snappy_uncompressed_length(std::span<const uint8_t> in);
 // naming the fault and its input byte for a corrupt stream.
 void snappy_decompress(std::span<const uint8_t> in, uint8_t* out, size_t out_size);
 
-struct SnappyJob {
-  std::span<const uint8_t> in;
-  uint8_t* out = nullptr;
-  size_t out_size = 0;
-};
-
 // Two streams decoded as snappy_decompress decodes each, in one loop that
 // interleaves their elements (one stream's elements are a chain of
 // dependent loads; two chains overlap). A corrupt stream throws as
 // snappy_decompress does, without saying which of the two it was.
-void snappy_decompress_pair(const SnappyJob& first, const SnappyJob& second);
+void snappy_decompress_pair(const DecompressJob& first, const DecompressJob& second);
 
 }  // namespace parq::compression

@@ -14,6 +14,13 @@ namespace parq {
 
 inline constexpr size_t kMaxVarintBytes = 10;  // a uint64
 
+// The bytes put_varint writes for `v`.
+inline size_t varint_size(uint64_t v) {
+  size_t n = 1;
+  for (; v >= 0x80; v >>= 7) ++n;
+  return n;
+}
+
 inline void put_varint(Buffer& out, uint64_t v) {
   uint8_t* p = out.extend(kMaxVarintBytes);
   size_t n = 0;

@@ -216,7 +216,7 @@ TEST(PageReader, PagesReuseABufferNoOneHolds) {
   EXPECT_NE(at[1], at[0]);  // page 0 is held
   EXPECT_EQ(at[2], at[1]);  // page 1 is not
   EXPECT_EQ(at[3], at[1]);
-  EXPECT_EQ(std::as_const(*static_cast<const Buffer*>(held.get())).data() + 0, at[0]);
+  EXPECT_EQ(std::as_const(*static_cast<const Buffer*>(held.get())).data(), at[0]);
 }
 
 }  // namespace

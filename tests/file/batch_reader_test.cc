@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
 #include "parq/column/page_reader.h"
@@ -107,11 +108,13 @@ Buffer three_columns(WriteOptions options, bool nulls = false) {
     for (int64_t i = 0; i < batch.num_rows; ++i) a.values.append_value(static_cast<int64_t>(rng() % 1'000'000));
     if (nulls && a.name == "c") {
       a.validity.resize(static_cast<size_t>(batch.num_rows + 7) / 8);
+      std::memset(a.validity.data(), 0, a.validity.size());
       for (int64_t i = 0; i < batch.num_rows; ++i) {
-        const uint8_t bit = static_cast<uint8_t>(1u << (i % 8));
-        a.validity.data()[i / 8] =
-            static_cast<uint8_t>(i % 7 == 0 ? a.validity.data()[i / 8] & ~bit : a.validity.data()[i / 8] | bit);
-        a.null_count += i % 7 == 0;
+        if (i % 7 == 0) {
+          ++a.null_count;
+        } else {
+          a.validity.data()[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+        }
       }
     }
     batch.columns.push_back(std::move(a));
@@ -133,41 +136,62 @@ Buffer three_columns(format::CompressionCodec codec) {
   return three_columns(options);
 }
 
-// The reader decompresses the SNAPPY pages that batches start on two at a
-// time, in one loop: the rows are those of the same file uncompressed, and
-// a corrupt page among them is named by its own column.
-TEST(BatchReader, SnappyPagesDecodedInPairs) {
-  const Buffer snappy = three_columns(format::CompressionCodec::SNAPPY);
-  const Buffer plain = three_columns(format::CompressionCodec::UNCOMPRESSED);
-  const std::string expected = all_rows(*FileReader::open(io::memory_input(plain.span())), {});
+// Reads `file` expecting an error that names column `column`'s first page
+// and says `what`, with 1 and 2 threads.
+void expect_page_error(const Buffer& file, const ReadOptions& base, const std::string& column,
+                       const std::string& what) {
   for (int threads : {1, 2}) {
-    ReadOptions options;
-    options.threads = threads;
-    options.batch_rows = 30000;  // the second batch starts inside the pages
-    EXPECT_EQ(all_rows(*FileReader::open(io::memory_input(snappy.span())), options), expected) << threads;
-  }
-  // Column b's snappy preamble claims one byte fewer than its page header.
-  Buffer damaged = snappy;
-  {
-    auto file = FileReader::open(io::memory_input(snappy.span()));
-    PageReader pages(file->input(), file->metadata(), 0, 1, "b");
-    PageInfo page;
-    ASSERT_TRUE(pages.next(page));
-    const size_t payload = page.header_offset + page.header_size;
-    ASSERT_GE(damaged.data()[payload] & 0x7F, 1);
-    damaged.data()[payload] -= 1;
-  }
-  for (int threads : {1, 2}) {
-    ReadOptions options;
+    ReadOptions options = base;
     options.threads = threads;
     try {
-      all_rows(*FileReader::open(io::memory_input(damaged.span())), options);
-      ADD_FAILURE() << "the damaged page was read, threads " << threads;
+      all_rows(*FileReader::open(io::memory_input(file.span())), options);
+      ADD_FAILURE() << "the file was read, threads " << threads;
     } catch (const Error& e) {
-      EXPECT_THAT(e.what(), ::testing::HasSubstr("column b, row group 0, page 0")) << threads;
-      EXPECT_THAT(e.what(), ::testing::HasSubstr("SNAPPY")) << threads;
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("column " + column + ", row group 0, page 0")) << threads;
+      EXPECT_THAT(e.what(), ::testing::HasSubstr(what)) << threads;
     }
   }
+}
+
+// The reader decompresses the pages that batches start on two at a time
+// (SNAPPY in one interleaved loop, other codecs one after the other): the
+// rows are those of the same file uncompressed, and a corrupt page among
+// them is named by its own column.
+TEST(BatchReader, PagesDecodedInPairs) {
+  const Buffer plain = three_columns(format::CompressionCodec::UNCOMPRESSED);
+  const std::string expected = all_rows(*FileReader::open(io::memory_input(plain.span())), {});
+  for (auto codec : {format::CompressionCodec::SNAPPY, format::CompressionCodec::ZSTD}) {
+    const Buffer compressed = three_columns(codec);
+    for (int threads : {1, 2}) {
+      ReadOptions options;
+      options.threads = threads;
+      options.batch_rows = 30000;  // the second batch starts inside the pages
+      EXPECT_EQ(all_rows(*FileReader::open(io::memory_input(compressed.span())), options), expected)
+          << format::to_string(codec) << " " << threads;
+    }
+    // Column b's first payload byte one lower: the snappy preamble claims
+    // one byte fewer than the page header, the zstd magic number is wrong.
+    Buffer damaged = compressed;
+    {
+      auto file = FileReader::open(io::memory_input(compressed.span()));
+      PageReader pages(file->input(), file->metadata(), 0, 1, "b");
+      PageInfo page;
+      ASSERT_TRUE(pages.next(page));
+      const size_t payload = page.header_offset + page.header_size;
+      ASSERT_GE(damaged.data()[payload] & 0x7F, 1);
+      damaged.data()[payload] -= 1;
+    }
+    expect_page_error(damaged, {}, "b", format::to_string(codec));
+  }
+}
+
+// A page refused before it is decompressed (larger than the limit), when
+// the batch reader stages it with the other columns' pages.
+TEST(BatchReader, StagedPageErrorsNameTheirColumn) {
+  const Buffer file = three_columns(format::CompressionCodec::SNAPPY);
+  ReadOptions options;
+  options.pages.max_page_bytes = 1000;
+  expect_page_error(file, options, "a", "exceeds the limit");
 }
 
 // A batch's PLAIN values from a decompressed page are views of the page

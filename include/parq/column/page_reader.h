@@ -70,14 +70,12 @@ class PageReader;
 struct PageDecompression {
   PageReader* reader = nullptr;
   const PageInfo* page = nullptr;
-  std::span<const uint8_t> in;
-  uint8_t* out = nullptr;
-  size_t out_size = 0;
+  compression::DecompressJob job;
 };
 
-// Runs each task; SNAPPY pages two at a time in one interleaved loop
-// (compression/snappy_decompressor.h), which decodes two pages of PLAIN
-// numbers in 60% of the time the two take one after the other.
+// Runs each task, two of one codec at a time (Codec::decompress_pair:
+// SNAPPY decodes two pages of PLAIN numbers in 60% of the time the two take
+// one after the other).
 void run_decompressions(std::span<const PageDecompression> tasks);
 
 class PageReader {
@@ -110,6 +108,8 @@ class PageReader {
   const std::shared_ptr<const void>& page_owner() const { return page_owner_; }
   // Runs a task that this reader prepared; errors name the page.
   void run(const PageDecompression& task);
+  // Runs `mine` and another reader's task of the same codec together.
+  void run_pair(const PageDecompression& mine, const PageDecompression& other);
   format::CompressionCodec codec() const;
 
   // "column a.b, row group 2, page 5 (offset 1234)": for error messages.
@@ -133,7 +133,6 @@ class PageReader {
 
   std::unique_ptr<compression::Codec> codec_;
   std::array<std::shared_ptr<Buffer>, 2> page_buffers_;
-  size_t next_fresh_ = 0;
   std::shared_ptr<const void> page_owner_;
   std::string where_;
   std::string name_;

@@ -22,6 +22,13 @@ namespace parq::compression {
 // Use the codec's own default level.
 inline constexpr int kDefaultLevel = INT32_MIN;
 
+// One decompression: `in` into exactly `out_size` bytes at `out`.
+struct DecompressJob {
+  std::span<const uint8_t> in;
+  uint8_t* out = nullptr;
+  size_t out_size = 0;
+};
+
 class Codec {
  public:
   virtual ~Codec() = default;
@@ -32,6 +39,15 @@ class Codec {
   // Decompresses `in` into exactly `out_size` bytes at `out`; throws
   // parq::Error if the input is corrupt or decompresses to another size.
   virtual void decompress(std::span<const uint8_t> in, uint8_t* out, size_t out_size) = 0;
+
+  // Two decompressions of this codec. Codecs whose decoding waits on a
+  // chain of dependent loads run both in one interleaved loop (SNAPPY);
+  // the others one after the other. Throws as decompress() does, without
+  // saying which of the two failed.
+  virtual void decompress_pair(const DecompressJob& first, const DecompressJob& second) {
+    decompress(first.in, first.out, first.out_size);
+    decompress(second.in, second.out, second.out_size);
+  }
 
   // Appends the compressed form of `in` to `out`; returns its size.
   virtual size_t compress(std::span<const uint8_t> in, Buffer& out) = 0;

@@ -10,6 +10,7 @@
 // ...) first copies its bytes into memory of its own.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -90,16 +91,12 @@ class Buffer {
     size_ = 0;
   }
   void reserve(size_t capacity) {
-    if (owner_) [[unlikely]]
-      detach();
-    if (capacity > capacity_) grow_to(capacity);
+    if (owner_ || capacity > capacity_) grow_to(std::max(capacity, size_));
   }
   // Room for `n` bytes past size() without moving, growing geometrically
   // like extend() (reserve() grows to exactly what it is asked).
   void reserve_more(size_t n) {
-    if (owner_) [[unlikely]]
-      detach();
-    if (n > capacity_ - size_) grow_to(grown_capacity(size_ + n));
+    if (owner_ || n > capacity_ - size_) grow_to(grown_capacity(size_ + n));
   }
   // New bytes are left uninitialised.
   void resize(size_t size) {
@@ -108,9 +105,7 @@ class Buffer {
   }
   // Appends `n` uninitialised bytes and returns where they start.
   uint8_t* extend(size_t n) {
-    if (owner_) [[unlikely]]
-      detach();
-    if (n > capacity_ - size_) grow_to(grown_capacity(size_ + n));
+    if (owner_ || n > capacity_ - size_) grow_to(grown_capacity(size_ + n));
     uint8_t* p = data_ + size_;
     size_ += n;
     return p;
@@ -135,8 +130,9 @@ class Buffer {
     while (c < needed) c *= 2;
     return c;
   }
+  // Moves the bytes (a view's too) into memory of its own of `capacity`
+  // (at least size()) bytes.
   void grow_to(size_t capacity);
-  // A view's bytes copied into memory of its own.
   void detach() { grow_to(size_); }
   void release();
 
