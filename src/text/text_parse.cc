@@ -1,5 +1,7 @@
 // JSON (one value per line) and CSV records into TextRows; see text_input.h.
+#include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "parq/error.h"
 #include "parq/text/json_text.h"
@@ -241,6 +243,50 @@ class JsonParser {
 };
 
 }  // namespace
+
+TextRow::TextRow(const TextRow& other) : nodes(other.nodes), arena(other.arena) {
+  rebase(other.arena.data(), other.arena.size());
+}
+
+TextRow::TextRow(TextRow&& other) noexcept : nodes(std::move(other.nodes)) {
+  const char* from = other.arena.data();
+  const size_t size = other.arena.size();
+  arena = std::move(other.arena);
+  rebase(from, size);
+  other.clear();
+}
+
+TextRow& TextRow::operator=(const TextRow& other) {
+  if (this != &other) *this = TextRow(other);
+  return *this;
+}
+
+TextRow& TextRow::operator=(TextRow&& other) noexcept {
+  if (this == &other) return *this;
+  nodes = std::move(other.nodes);
+  const char* from = other.arena.data();
+  const size_t size = other.arena.size();
+  arena = std::move(other.arena);
+  rebase(from, size);
+  other.clear();
+  return *this;
+}
+
+void TextRow::rebase(const char* from, size_t size) noexcept {
+  if (from == arena.data() || size == 0) return;
+  // Integer addresses: the views may point into unrelated objects, which
+  // built-in pointer comparison does not order.
+  const auto begin = reinterpret_cast<uintptr_t>(from);
+  const auto move_view = [&](std::string_view& v) {
+    const auto at = reinterpret_cast<uintptr_t>(v.data());
+    if (v.data() != nullptr && at >= begin && at + v.size() <= begin + size)
+      v = std::string_view(arena.data() + (at - begin), v.size());
+  };
+  for (TextNode& n : nodes) {
+    move_view(n.text);
+    move_view(n.key);
+  }
+}
 
 void parse_json(std::string_view text, TextRow& row) {
   row.clear();

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "parq/error.h"
 #include "parq/text/row_text.h"
 
@@ -20,6 +24,62 @@ TEST(JsonParse, NestedValuesAndEscapes) {
   EXPECT_EQ(row.nodes[2].size, 3u);
   EXPECT_EQ(row.nodes[5].text, "x\xc3\xa9\n");
   EXPECT_EQ(row.nodes[7].text, "-2.5e3");
+}
+
+// Escaped strings live in the row's arena: a short arena sits inside the
+// string object itself, so copies and moves must re-point the views (the
+// fuzzer found moved rows reading the moved-from row's stack).
+TEST(JsonParse, RowsCopyAndMoveWithTheirStrings) {
+  const std::string line_short = R"({"k\t":"a\nb","plain":"p"})";
+  const std::string line_long =
+      R"({"key\u00e9 long enough for the heap":"\"a long escaped value well past the inline buffer\""})";
+  auto check_short = [&](const TextRow& r) {
+    ASSERT_EQ(r.nodes.size(), 3u);
+    EXPECT_EQ(r.nodes[1].key, "k\t");
+    EXPECT_EQ(r.nodes[1].text, "a\nb");
+    EXPECT_EQ(r.nodes[2].text, "p");
+    // Strings without escapes stay views of the caller's line.
+    EXPECT_EQ(r.nodes[2].text.data(), line_short.data() + line_short.find("\"p\"}") + 1);
+    EXPECT_GE(r.nodes[1].text.data(), r.arena.data());
+    EXPECT_LE(r.nodes[1].text.data() + r.nodes[1].text.size(), r.arena.data() + r.arena.size());
+  };
+  auto check_long = [&](const TextRow& r) {
+    ASSERT_EQ(r.nodes.size(), 2u);
+    EXPECT_EQ(r.nodes[1].key, "key\xc3\xa9 long enough for the heap");
+    EXPECT_EQ(r.nodes[1].text, "\"a long escaped value well past the inline buffer\"");
+  };
+  std::vector<TextRow> rows;
+  for (int i = 0; i < 40; ++i) {  // the vector reallocates, moving its rows
+    auto row = std::make_unique<TextRow>();
+    parse_json(i % 2 ? line_long : line_short, *row);
+    rows.push_back(std::move(*row));
+    EXPECT_TRUE(row->nodes.empty() && row->arena.empty());
+    row.reset();  // the moved-from row's storage is gone
+  }
+  for (size_t i = 0; i < rows.size(); ++i) i % 2 ? check_long(rows[i]) : check_short(rows[i]);
+
+  auto source = std::make_unique<TextRow>();
+  parse_json(line_short, *source);
+  TextRow copied(*source);
+  TextRow assigned;
+  parse_json(line_long, assigned);
+  assigned = *source;
+  TextRow moved_into;
+  moved_into = TextRow(*source);
+  source.reset();
+  check_short(copied);
+  check_short(assigned);
+  check_short(moved_into);
+  TextRow& self = moved_into;
+  moved_into = std::move(self);  // self-move leaves the row as it was
+  check_short(moved_into);
+  TextRow& alias = copied;
+  copied = alias;  // self-copy
+  check_short(copied);
+  rows[1] = rows[0];
+  check_short(rows[1]);
+  rows[0] = std::move(rows[3]);
+  check_long(rows[0]);
 }
 
 TEST(JsonParse, MalformedInputNamesTheByte) {

@@ -39,13 +39,31 @@ struct TextNode {
   uint32_t span = 0;
 };
 
+// A parsed row. Its nodes' views point either into `arena` (strings that
+// needed unescaping) or into text the caller keeps alive (the parsed line,
+// CSV fields). Copies and moves re-point the views into the new row's own
+// arena: a short arena lives inside the string object, so a plain member-wise
+// move would leave them pointing into the moved-from row.
 struct TextRow {
   std::vector<TextNode> nodes;  // nodes[0] is the row's object
   std::string arena;            // unescaped strings
+
+  TextRow() = default;
+  TextRow(const TextRow& other);
+  TextRow(TextRow&& other) noexcept;
+  TextRow& operator=(const TextRow& other);
+  TextRow& operator=(TextRow&& other) noexcept;
+  ~TextRow() = default;
+
   void clear() {
     nodes.clear();
     arena.clear();
   }
+
+ private:
+  // Views that pointed into [from, from + size) now point at the same
+  // offsets of `arena`.
+  void rebase(const char* from, size_t size) noexcept;
 };
 
 // Parses one JSON text into `row` (which must be an object for a row).
