@@ -6,7 +6,9 @@
 #include "args.h"
 #include "command.h"
 #include "list_options.h"
+#include "parq/error.h"
 #include "parq/file/batch_reader.h"
+#include "parq/filter/expression.h"
 #include "parq/text/row_text.h"
 #include "print_rows.h"
 
@@ -24,12 +26,26 @@ void write_out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout
 
 }  // namespace
 
+filter::ExpressionPtr parse_where(const std::string& text) {
+  try {
+    return filter::parse_filter(text);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--where: ") + e.what());
+  }
+}
+
+namespace {}  // namespace
+
 int print_rows(const std::vector<std::string>& argv, Format default_format, int64_t default_limit) {
   Args args(argv, {{"format", true},
                    {"columns", true},
                    {"limit", true},
                    {"row-groups", true},
                    {"batch-rows", true},
+                   {"where", true},
+                   {"offset", true},
+                   {"explain", false},
+                   {"threads", true},
                    {"no-verify-crc", false}});
   const std::string& path = args.expect_positionals({"FILE"})[0];
   Format format = args.value("format") ? parse_format(*args.value("format")) : default_format;
@@ -39,10 +55,32 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
   if (auto v = args.value("row-groups")) options.row_groups = parse_indexes("row-groups", *v);
   if (auto v = args.value("batch-rows")) options.batch_rows = std::max<int64_t>(1, parse_count("batch-rows", *v));
   options.pages.verify_crc = !args.flag("no-verify-crc");
+  if (auto v = args.value("where")) options.filter = parse_where(*v);
+  if (auto v = args.value("offset")) options.offset = parse_count("offset", *v);
+  if (auto v = args.value("threads"))
+    options.threads = static_cast<int>(std::max<int64_t>(1, parse_count("threads", *v)));
+  options.limit = limit;
   if (limit >= 0) options.batch_rows = std::min(options.batch_rows, std::max<int64_t>(limit, 1));
+  ReadStats stats;
+  options.stats = &stats;
 
   auto file = FileReader::open(path);
   auto source = read_batches(*file, options);
+  if (args.flag("explain")) {
+    // Runs the read as it would print it, then shows the plan and what
+    // each stage pruned instead of the rows.
+    ReadPlan plan = plan_read(*file, options);
+    RecordBatch batch;
+    while (source->next(batch)) {
+    }
+    std::string out;
+    if (options.filter) out += "filter: " + options.filter->to_string() + "\n";
+    out += "row groups read: " + std::to_string(plan.row_groups.size()) + "\n";
+    for (const std::string& note : plan.notes) out += "  " + note + "\n";
+    out += stats.to_string();
+    write_out(out);
+    return 0;
+  }
   RecordBatch batch;
   std::string out;
   text::CsvWriter csv;
@@ -80,14 +118,23 @@ int run_cat(const std::vector<std::string>& argv) { return print_rows(argv, Form
 const Command kCatCommand = {
     "cat",
     "print rows (JSON Lines, CSV or a table)",
-    "usage: parq cat FILE [--format=jsonl|csv|table] [--columns a,b.c] [--limit N]\n"
-    "                     [--row-groups 0,2] [--no-verify-crc]\n"
+    "usage: parq cat FILE [--format=jsonl|csv|table] [--columns a,b.c] [--where EXPR]\n"
+    "                     [--offset N] [--limit N] [--row-groups 0,2] [--threads N]\n"
+    "                     [--explain] [--no-verify-crc]\n"
     "\n"
     "Prints the file's rows. jsonl (the default) is the canonical JSON Lines form:\n"
     "one object per row, keys in schema order, values by logical type.\n"
     "\n"
     "  --columns a,b.c    only these columns (a group's path selects its subtree)\n"
+    "  --where EXPR       only rows for which EXPR is true, e.g.\n"
+    "                     \"l_shipdate >= DATE '1995-03-01' AND l_returnflag IN ('A', 'R')\"\n"
+    "                     (=, !=, <, <=, >, >=, IN, BETWEEN, IS [NOT] NULL, LIKE 'prefix%',\n"
+    "                     AND, OR, NOT; a comparison with null is not true)\n"
+    "  --offset N         skip the first N rows (after the filter)\n"
     "  --limit N          at most N rows\n"
+    "  --threads N        decode on N threads\n"
+    "  --explain          read, then print the plan and what each stage pruned\n"
+    "                     instead of the rows\n"
     "  --row-groups 0,2   only these row groups, in this order\n"
     "  --no-verify-crc    do not check page checksums\n",
     run_cat,

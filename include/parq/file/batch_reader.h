@@ -1,6 +1,8 @@
 // Reading a file's rows as RecordBatches: row group selection, a projection
-// of columns (nested paths too), batches of a chosen row count. Only the
-// byte ranges of the selected column chunks are read.
+// of columns (nested paths too), a filter, a row selection, offset and
+// limit, batches of a chosen row count. Only the byte ranges of the selected
+// column chunks are read, and only of the row groups the plan keeps
+// (parq/plan/read_plan.h).
 #pragma once
 
 #include <memory>
@@ -10,6 +12,8 @@
 #include "parq/array/batch_source.h"
 #include "parq/column/page_reader.h"
 #include "parq/file/file_reader.h"
+#include "parq/filter/expression.h"
+#include "parq/plan/read_plan.h"
 
 namespace parq {
 
@@ -23,10 +27,35 @@ struct ReadOptions {
   PageReaderOptions pages;
   // Column chunks decode in parallel on this many threads (1: the caller's).
   int threads = 1;
+
+  // Only rows for which the filter is true (SQL semantics: a comparison
+  // with null is not true). Its columns need not be among `columns`.
+  filter::ExpressionPtr filter;
+  // Only rows in these ranges of file row indices (before the filter);
+  // empty with has_row_selection false: every row.
+  std::vector<RowRange> row_selection;
+  bool has_row_selection = false;
+  // Of the rows that pass the selection and the filter, skip the first
+  // `offset` and return at most `limit` (negative: no limit).
+  int64_t offset = 0;
+  int64_t limit = -1;
+  // When not empty, adds a required INT64 column of this name, last, with
+  // each row's index in the file.
+  std::string row_index_column;
+  // Which metadata may prune row groups and pages before the filter is
+  // evaluated on rows (turning them off changes the cost, never the rows).
+  PruningOptions pruning;
+  // When set, filled in as the read goes (final once next() returns false).
+  ReadStats* stats = nullptr;
 };
 
 // Batches of `file`'s rows; `file` must outlive the source. Throws
-// parq::Error for an unknown column path or row group.
+// parq::Error for an unknown column path or row group, and for a filter
+// that does not bind to the schema (naming the column).
 std::unique_ptr<BatchSource> read_batches(const FileReader& file, const ReadOptions& options = {});
+
+// The plan a read with `options` would follow, and the statistics of
+// planning alone (for --explain).
+ReadPlan plan_read(const FileReader& file, const ReadOptions& options, ReadStats* stats = nullptr);
 
 }  // namespace parq

@@ -1,0 +1,559 @@
+// Binding expressions to a schema, and evaluating leaf tests on values,
+// rows and summaries; see bound_filter.h.
+#include "bound_filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "parq/error.h"
+
+namespace parq::filter {
+namespace {
+
+CompareOp inverse(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEqual:
+      return CompareOp::kNotEqual;
+    case CompareOp::kNotEqual:
+      return CompareOp::kEqual;
+    case CompareOp::kLess:
+      return CompareOp::kGreaterEqual;
+    case CompareOp::kLessEqual:
+      return CompareOp::kGreater;
+    case CompareOp::kGreater:
+      return CompareOp::kLessEqual;
+    case CompareOp::kGreaterEqual:
+      return CompareOp::kLess;
+  }
+  return op;
+}
+
+bool holds(CompareOp op, int c) {
+  switch (op) {
+    case CompareOp::kEqual:
+      return c == 0;
+    case CompareOp::kNotEqual:
+      return c != 0;
+    case CompareOp::kLess:
+      return c < 0;
+    case CompareOp::kLessEqual:
+      return c <= 0;
+    case CompareOp::kGreater:
+      return c > 0;
+    case CompareOp::kGreaterEqual:
+      return c >= 0;
+  }
+  return false;
+}
+
+bool is_real(ValueOrder o) { return o == ValueOrder::kFloat || o == ValueOrder::kDouble || o == ValueOrder::kFloat16; }
+
+const ColumnDescriptor& leaf_column(const Schema& schema, const std::string& path) {
+  const int index = schema.find_column(path);
+  if (index < 0) {
+    for (size_t i = 0; i < schema.num_columns(); ++i) {
+      const std::string leaf = schema.column(i).dotted_path();
+      if (leaf.size() > path.size() && leaf.compare(0, path.size(), path) == 0 && leaf[path.size()] == '.')
+        throw Error("filter: " + path + " is a group; filters apply to its leaf columns (such as " + leaf + ")");
+    }
+    throw Error("filter: no column '" + path + "' in the schema");
+  }
+  const ColumnDescriptor& column = schema.column(static_cast<size_t>(index));
+  if (column.max_repetition_level > 0)
+    throw Error("filter: column " + path +
+                " is inside a list or map (a row holds any number of its values); filters apply to columns outside "
+                "lists and maps");
+  return column;
+}
+
+}  // namespace
+
+BoundFilter BoundFilter::bind(const Expression& expression, const Schema& schema) {
+  BoundFilter f;
+  f.root_ = f.bind_node(expression, false, schema);
+  std::sort(f.columns_.begin(), f.columns_.end());
+  f.columns_.erase(std::unique(f.columns_.begin(), f.columns_.end()), f.columns_.end());
+  return f;
+}
+
+FilterNode BoundFilter::add_test(LeafTest test) {
+  FilterNode node;
+  node.kind = FilterNode::Kind::kTest;
+  node.test = tests_.size();
+  columns_.push_back(test.column);
+  tests_.push_back(std::move(test));
+  return node;
+}
+
+FilterNode BoundFilter::bind_node(const Expression& e, bool negated, const Schema& schema) {
+  using K = Expression::Kind;
+  FilterNode node;
+  switch (e.kind()) {
+    case K::kNot:
+      return bind_node(*e.children()[0], !negated, schema);
+    case K::kAnd:
+    case K::kOr: {
+      const bool is_and = (e.kind() == K::kAnd) != negated;
+      node.kind = is_and ? FilterNode::Kind::kAnd : FilterNode::Kind::kOr;
+      for (const auto& c : e.children()) node.children.push_back(bind_node(*c, negated, schema));
+      if (node.children.empty()) node.kind = is_and ? FilterNode::Kind::kTrue : FilterNode::Kind::kFalse;
+      return node;
+    }
+    default:
+      break;
+  }
+  const ColumnDescriptor& column = leaf_column(schema, e.column());
+  LeafTest test;
+  test.column = column.column_index;
+  test.order = value_order(column);
+  switch (e.kind()) {
+    case K::kIsNull:
+      test.kind = negated ? LeafTest::Kind::kIsNotNull : LeafTest::Kind::kIsNull;
+      return add_test(std::move(test));
+    case K::kCompare: {
+      const Literal& literal = e.literals()[0];
+      if (literal.kind == Literal::Kind::kNull) {
+        node.kind = FilterNode::Kind::kUnknown;  // a comparison with NULL is never true, negated or not
+        return node;
+      }
+      test.kind = LeafTest::Kind::kCompare;
+      test.op = negated ? inverse(e.op()) : e.op();
+      if (test.order == ValueOrder::kUnordered && test.op != CompareOp::kEqual && test.op != CompareOp::kNotEqual)
+        throw Error("filter: column " + column.dotted_path() + " has no order; only = and != apply to it");
+      test.values.push_back(bind_literal(column, literal));
+      return add_test(std::move(test));
+    }
+    case K::kIn: {
+      test.kind = negated ? LeafTest::Kind::kNotIn : LeafTest::Kind::kIn;
+      for (const Literal& literal : e.literals()) {
+        if (literal.kind == Literal::Kind::kNull) {
+          test.list_has_null = true;
+        } else {
+          test.values.push_back(bind_literal(column, literal));
+        }
+      }
+      if (test.values.empty() || (negated && test.list_has_null)) {
+        node.kind = FilterNode::Kind::kUnknown;
+        return node;
+      }
+      return add_test(std::move(test));
+    }
+    case K::kStartsWith: {
+      if (test.order != ValueOrder::kBytes || column.type.physical != format::Type::BYTE_ARRAY)
+        throw Error("filter: column " + column.dotted_path() +
+                    ": a prefix match applies to strings and binary (BYTE_ARRAY) columns");
+      test.kind = negated ? LeafTest::Kind::kNotStartsWith : LeafTest::Kind::kStartsWith;
+      PhysicalValue prefix;
+      prefix.bytes = e.literals()[0].text;
+      test.values.push_back(std::move(prefix));
+      return add_test(std::move(test));
+    }
+    default:
+      break;
+  }
+  throw Error("filter: an expression of unknown kind");
+}
+
+std::string LeafTest::to_string(const Schema& schema) const {
+  const std::string name = schema.column(static_cast<size_t>(column)).dotted_path();
+  const std::string list = values.size() == 1 ? "1 value" : std::to_string(values.size()) + " values";
+  switch (kind) {
+    case Kind::kCompare:
+      return name + " " + filter::to_string(op) + " <value>";
+    case Kind::kIn:
+      return name + " IN (" + list + ")";
+    case Kind::kNotIn:
+      return name + " NOT IN (" + list + ")";
+    case Kind::kIsNull:
+      return name + " IS NULL";
+    case Kind::kIsNotNull:
+      return name + " IS NOT NULL";
+    case Kind::kStartsWith:
+      return name + " starts with <prefix>";
+    case Kind::kNotStartsWith:
+      return name + " does not start with <prefix>";
+  }
+  return name;
+}
+
+std::string BoundFilter::to_string(const Schema& schema) const {
+  struct Printer {
+    const BoundFilter& f;
+    const Schema& schema;
+    std::string print(const FilterNode& n) const {
+      switch (n.kind) {
+        case FilterNode::Kind::kTrue:
+          return "TRUE";
+        case FilterNode::Kind::kFalse:
+          return "FALSE";
+        case FilterNode::Kind::kUnknown:
+          return "NULL";
+        case FilterNode::Kind::kTest:
+          return f.tests_[n.test].to_string(schema);
+        default: {
+          std::string out = "(";
+          for (size_t i = 0; i < n.children.size(); ++i)
+            out += (i ? (n.kind == FilterNode::Kind::kAnd ? " AND " : " OR ") : "") + print(n.children[i]);
+          return out + ")";
+        }
+      }
+    }
+  };
+  return Printer{*this, schema}.print(root_);
+}
+
+// ---------------------------------------------------------------------------
+// Values of a leaf, by their dense form.
+
+namespace {
+
+using Int128 = __int128;
+
+float half_value(const uint8_t* p) {
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  const uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  float f;
+  if (exp == 0)
+    f = std::ldexp(static_cast<float>(mant), -24);
+  else if (exp == 31)
+    f = mant ? std::nanf("") : INFINITY;
+  else
+    f = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
+  return sign ? -f : f;
+}
+
+int compare_real(double a, double b) {
+  const bool na = std::isnan(a), nb = std::isnan(b);
+  if (na || nb) return static_cast<int>(na) - static_cast<int>(nb);
+  return (a > b) - (a < b);
+}
+
+// The dense value j compared with `lit`.
+struct ValueAt {
+  ValueOrder order;
+  const DenseValues& v;
+
+  std::string_view bytes(size_t j) const {
+    if (v.offsets != nullptr)
+      return {reinterpret_cast<const char*>(v.data) + v.offsets[j],
+              static_cast<size_t>(v.offsets[j + 1] - v.offsets[j])};
+    return {reinterpret_cast<const char*>(v.fixed) + j * static_cast<size_t>(v.width), static_cast<size_t>(v.width)};
+  }
+
+  int compare(size_t j, const PhysicalValue& lit) const {
+    switch (order) {
+      case ValueOrder::kBoolean: {
+        const int64_t x = v.fixed[j] != 0;
+        return (x > lit.integer) - (x < lit.integer);
+      }
+      case ValueOrder::kInt32: {
+        int32_t x;
+        std::memcpy(&x, v.fixed + 4 * j, 4);
+        const int32_t y = static_cast<int32_t>(lit.integer);
+        return (x > y) - (x < y);
+      }
+      case ValueOrder::kUInt32: {
+        uint32_t x;
+        std::memcpy(&x, v.fixed + 4 * j, 4);
+        const uint32_t y = static_cast<uint32_t>(lit.integer);
+        return (x > y) - (x < y);
+      }
+      case ValueOrder::kInt64: {
+        int64_t x;
+        std::memcpy(&x, v.fixed + 8 * j, 8);
+        return (x > lit.integer) - (x < lit.integer);
+      }
+      case ValueOrder::kUInt64: {
+        uint64_t x;
+        std::memcpy(&x, v.fixed + 8 * j, 8);
+        const uint64_t y = static_cast<uint64_t>(lit.integer);
+        return (x > y) - (x < y);
+      }
+      case ValueOrder::kFloat: {
+        float x;
+        std::memcpy(&x, v.fixed + 4 * j, 4);
+        return compare_real(x, lit.real);
+      }
+      case ValueOrder::kDouble: {
+        double x;
+        std::memcpy(&x, v.fixed + 8 * j, 8);
+        return compare_real(x, lit.real);
+      }
+      case ValueOrder::kFloat16:
+        return compare_real(half_value(v.fixed + 2 * j), lit.real);
+      case ValueOrder::kInt96: {
+        PhysicalValue x;
+        x.bytes.assign(reinterpret_cast<const char*>(v.fixed) + 12 * j, 12);
+        return compare_values(order, x, lit);
+      }
+      case ValueOrder::kSignedBytes: {
+        PhysicalValue x;
+        x.bytes = std::string(bytes(j));
+        return compare_values(order, x, lit);
+      }
+      case ValueOrder::kBytes:
+      case ValueOrder::kUnordered: {
+        const int c = bytes(j).compare(lit.bytes);
+        return (c > 0) - (c < 0);
+      }
+    }
+    return 0;
+  }
+};
+
+// Comparisons of fixed-width values with one literal, in loops the compiler
+// can vectorize: the operator is chosen outside them.
+template <class T>
+void compare_loop(const uint8_t* raw, size_t n, CompareOp op, T lit, uint8_t* out) {
+  const T* v = reinterpret_cast<const T*>(raw);
+  switch (op) {
+    case CompareOp::kEqual:
+      for (size_t j = 0; j < n; ++j) out[j] = v[j] == lit;
+      break;
+    case CompareOp::kNotEqual:
+      for (size_t j = 0; j < n; ++j) out[j] = v[j] != lit;
+      break;
+    case CompareOp::kLess:
+      for (size_t j = 0; j < n; ++j) out[j] = v[j] < lit;
+      break;
+    case CompareOp::kLessEqual:
+      for (size_t j = 0; j < n; ++j) out[j] = v[j] <= lit;
+      break;
+    case CompareOp::kGreater:
+      for (size_t j = 0; j < n; ++j) out[j] = v[j] > lit;
+      break;
+    case CompareOp::kGreaterEqual:
+      for (size_t j = 0; j < n; ++j) out[j] = v[j] >= lit;
+      break;
+  }
+}
+
+bool starts_with(std::string_view v, std::string_view prefix) {
+  return v.size() >= prefix.size() && std::memcmp(v.data(), prefix.data(), prefix.size()) == 0;
+}
+
+// Whether each of n dense values makes the (non-null) test true.
+void match_dense(const LeafTest& t, const DenseValues& values, size_t n, uint8_t* out) {
+  const ValueAt at{t.order, values};
+  if (t.kind == LeafTest::Kind::kCompare) {
+    const PhysicalValue& lit = t.values[0];
+    const bool reals = t.order == ValueOrder::kFloat || t.order == ValueOrder::kDouble;
+    // Loops where the storage compares natively: integers always, floats
+    // when the literal is not NaN (NaN values are fixed up after).
+    switch (t.order) {
+      case ValueOrder::kInt32:
+        return compare_loop<int32_t>(values.fixed, n, t.op, static_cast<int32_t>(lit.integer), out);
+      case ValueOrder::kUInt32:
+        return compare_loop<uint32_t>(values.fixed, n, t.op, static_cast<uint32_t>(lit.integer), out);
+      case ValueOrder::kInt64:
+        return compare_loop<int64_t>(values.fixed, n, t.op, lit.integer, out);
+      case ValueOrder::kUInt64:
+        return compare_loop<uint64_t>(values.fixed, n, t.op, static_cast<uint64_t>(lit.integer), out);
+      default:
+        break;
+    }
+    if (reals && !std::isnan(lit.real)) {
+      // IEEE comparisons are right for every pair without a NaN; a NaN
+      // value is above every number: only != , > and >= hold for it.
+      const bool nan_result =
+          t.op == CompareOp::kNotEqual || t.op == CompareOp::kGreater || t.op == CompareOp::kGreaterEqual;
+      if (t.order == ValueOrder::kFloat) {
+        compare_loop<float>(values.fixed, n, t.op, static_cast<float>(lit.real), out);
+        const float* v = reinterpret_cast<const float*>(values.fixed);
+        for (size_t j = 0; j < n; ++j)
+          if (v[j] != v[j]) out[j] = nan_result;
+      } else {
+        compare_loop<double>(values.fixed, n, t.op, lit.real, out);
+        const double* v = reinterpret_cast<const double*>(values.fixed);
+        for (size_t j = 0; j < n; ++j)
+          if (v[j] != v[j]) out[j] = nan_result;
+      }
+      return;
+    }
+    for (size_t j = 0; j < n; ++j) out[j] = holds(t.op, at.compare(j, lit));
+    return;
+  }
+  switch (t.kind) {
+    case LeafTest::Kind::kIn:
+    case LeafTest::Kind::kNotIn: {
+      const bool in = t.kind == LeafTest::Kind::kIn;
+      for (size_t j = 0; j < n; ++j) {
+        bool found = false;
+        for (const auto& lit : t.values)
+          if (at.compare(j, lit) == 0) {
+            found = true;
+            break;
+          }
+        out[j] = found == in;
+      }
+      return;
+    }
+    case LeafTest::Kind::kStartsWith:
+    case LeafTest::Kind::kNotStartsWith: {
+      const bool want = t.kind == LeafTest::Kind::kStartsWith;
+      for (size_t j = 0; j < n; ++j) out[j] = starts_with(at.bytes(j), t.values[0].bytes) == want;
+      return;
+    }
+    default:
+      std::fill_n(out, n, uint8_t{1});
+      return;
+  }
+}
+
+}  // namespace
+
+void evaluate_test(const LeafTest& test, const DenseValues& values, const int16_t* def, int16_t max_def, int64_t rows,
+                   uint8_t* out) {
+  const size_t n = static_cast<size_t>(rows);
+  if (test.kind == LeafTest::Kind::kIsNull || test.kind == LeafTest::Kind::kIsNotNull) {
+    const uint8_t when_null = test.kind == LeafTest::Kind::kIsNull ? kRowTrue : kRowFalse;
+    const uint8_t when_value = test.kind == LeafTest::Kind::kIsNull ? kRowFalse : kRowTrue;
+    for (size_t i = 0; i < n; ++i) out[i] = def == nullptr || def[i] == max_def ? when_value : when_null;
+    return;
+  }
+  if (def == nullptr) {
+    match_dense(test, values, n, out);
+    for (size_t i = 0; i < n; ++i) out[i] = out[i] ? kRowTrue : kRowFalse;
+    return;
+  }
+  size_t defined = 0;
+  for (size_t i = 0; i < n; ++i) defined += def[i] == max_def;
+  std::vector<uint8_t> dense(defined);
+  match_dense(test, values, defined, dense.data());
+  size_t j = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (def[i] == max_def) {
+      out[i] = dense[j++] ? kRowTrue : kRowFalse;
+    } else {
+      out[i] = kRowUnknown;
+    }
+  }
+}
+
+void evaluate_tree(const FilterNode& node, const std::vector<std::vector<uint8_t>>& truths, int64_t rows,
+                   uint8_t* out) {
+  const size_t n = static_cast<size_t>(rows);
+  switch (node.kind) {
+    case FilterNode::Kind::kTrue:
+      std::fill_n(out, n, kRowTrue);
+      return;
+    case FilterNode::Kind::kFalse:
+      std::fill_n(out, n, kRowFalse);
+      return;
+    case FilterNode::Kind::kUnknown:
+      std::fill_n(out, n, kRowUnknown);
+      return;
+    case FilterNode::Kind::kTest:
+      std::copy_n(truths[node.test].data(), n, out);
+      return;
+    case FilterNode::Kind::kAnd:
+    case FilterNode::Kind::kOr: {
+      const bool is_and = node.kind == FilterNode::Kind::kAnd;
+      std::fill_n(out, n, is_and ? kRowTrue : kRowFalse);
+      std::vector<uint8_t> child(n);
+      for (const auto& c : node.children) {
+        const uint8_t* part;
+        if (c.kind == FilterNode::Kind::kTest) {
+          part = truths[c.test].data();
+        } else {
+          evaluate_tree(c, truths, rows, child.data());
+          part = child.data();
+        }
+        if (is_and) {
+          for (size_t i = 0; i < n; ++i) out[i] = std::min(out[i], part[i]);
+        } else {
+          for (size_t i = 0; i < n; ++i) out[i] = std::max(out[i], part[i]);
+        }
+      }
+      return;
+    }
+  }
+}
+
+bool value_matches(const LeafTest& t, const PhysicalValue& value) {
+  switch (t.kind) {
+    case LeafTest::Kind::kIsNull:
+      return false;
+    case LeafTest::Kind::kIsNotNull:
+      return true;
+    case LeafTest::Kind::kCompare:
+      return holds(t.op, compare_values(t.order, value, t.values[0]));
+    case LeafTest::Kind::kIn:
+    case LeafTest::Kind::kNotIn: {
+      bool found = false;
+      for (const auto& lit : t.values) found = found || compare_values(t.order, value, lit) == 0;
+      return found == (t.kind == LeafTest::Kind::kIn);
+    }
+    case LeafTest::Kind::kStartsWith:
+      return starts_with(value.bytes, t.values[0].bytes);
+    case LeafTest::Kind::kNotStartsWith:
+      return !starts_with(value.bytes, t.values[0].bytes);
+  }
+  return true;
+}
+
+bool may_be_true(const LeafTest& t, const ValueSummary& s) {
+  if (t.kind == LeafTest::Kind::kIsNull) return s.may_have_null;
+  if (t.kind == LeafTest::Kind::kIsNotNull) return s.may_have_non_null;
+  if (!s.may_have_non_null) return false;  // every value null: nothing else is true
+  if (s.min == nullptr || s.max == nullptr || t.order == ValueOrder::kUnordered) return true;
+  const bool nan = is_real(t.order) && s.may_have_nan;
+  auto cmp = [&](const PhysicalValue& a, const PhysicalValue& b) { return compare_values(t.order, a, b); };
+  const PhysicalValue& lo = *s.min;
+  const PhysicalValue& hi = *s.max;
+  // Could a value equal `v`? NaN literals equal only NaN values.
+  auto may_equal = [&](const PhysicalValue& v) {
+    if (is_real(t.order) && std::isnan(v.real)) return nan;
+    return cmp(lo, v) <= 0 && cmp(v, hi) <= 0;
+  };
+  switch (t.kind) {
+    case LeafTest::Kind::kCompare: {
+      const PhysicalValue& v = t.values[0];
+      const bool v_nan = is_real(t.order) && std::isnan(v.real);
+      switch (t.op) {
+        case CompareOp::kEqual:
+          return may_equal(v);
+        case CompareOp::kNotEqual:
+          if (v_nan) return true;  // any number differs from NaN
+          return nan || !(cmp(lo, v) == 0 && cmp(hi, v) == 0);
+        case CompareOp::kLess:
+          return v_nan || cmp(lo, v) < 0;
+        case CompareOp::kLessEqual:
+          return v_nan || cmp(lo, v) <= 0;
+        case CompareOp::kGreater:
+          return !v_nan && (nan || cmp(hi, v) > 0);
+        case CompareOp::kGreaterEqual:
+          return v_nan ? nan : (nan || cmp(hi, v) >= 0);
+      }
+      return true;
+    }
+    case LeafTest::Kind::kIn:
+      for (const auto& v : t.values)
+        if (may_equal(v)) return true;
+      return false;
+    case LeafTest::Kind::kNotIn: {
+      if (nan || cmp(lo, hi) != 0) return true;
+      for (const auto& v : t.values)
+        if (cmp(lo, v) == 0) return false;
+      return true;
+    }
+    case LeafTest::Kind::kStartsWith: {
+      const std::string& p = t.values[0].bytes;
+      if (hi.bytes.compare(p) < 0) return false;  // every value sorts below the prefix
+      // The first byte string above every string with the prefix.
+      std::string upper = p;
+      while (!upper.empty() && static_cast<uint8_t>(upper.back()) == 0xff) upper.pop_back();
+      if (upper.empty()) return true;
+      upper.back() = static_cast<char>(static_cast<uint8_t>(upper.back()) + 1);
+      return lo.bytes.compare(upper) < 0;
+    }
+    case LeafTest::Kind::kNotStartsWith:
+      return !(starts_with(lo.bytes, t.values[0].bytes) && starts_with(hi.bytes, t.values[0].bytes));
+    default:
+      return true;
+  }
+}
+
+}  // namespace parq::filter

@@ -1,0 +1,73 @@
+// Column chunk statistics as summaries the filter's leaf tests can judge.
+//
+// Which bounds can be trusted:
+//   - min_value/max_value are ordered by the column's sort order; they are
+//     used when the schema gives the column a known sort order and the
+//     file's column_orders (when present) names TYPE_ORDER or
+//     IEEE_754_TOTAL_ORDER for it.
+//   - The legacy min/max were ordered as signed values by old writers, also
+//     for byte arrays, where that is wrong; they are used only for numeric
+//     and boolean columns whose order is signed.
+//   - Floating-point bounds exclude NaN under TYPE_ORDER: a NaN may hide
+//     above max unless nan_count says there is none. A NaN bound (possible
+//     under IEEE_754_TOTAL_ORDER, or from a writer that let one in) drops
+//     both bounds.
+//   - Truncated byte-array bounds (is_min/max_value_exact false) are still
+//     bounds: a truncated min sorts below the true one, and writers round a
+//     truncated max up.
+#include <cmath>
+
+#include "planner.h"
+
+namespace parq::plan {
+
+using filter::ValueOrder;
+
+namespace {
+
+bool is_real(ValueOrder o) { return o == ValueOrder::kFloat || o == ValueOrder::kDouble || o == ValueOrder::kFloat16; }
+
+}  // namespace
+
+ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescriptor& column,
+                             const format::ColumnMetaData& chunk) {
+  ChunkSummary out;
+  ChunkSummary& s = out;
+  if (!chunk.statistics) return out;
+  const format::Statistics& st = *chunk.statistics;
+  const ValueOrder order = filter::value_order(column);
+  if (st.null_count && *st.null_count >= 0) {
+    s.may_have_null = *st.null_count > 0;
+    s.may_have_non_null = *st.null_count < chunk.num_values;
+  }
+  if (is_real(order)) s.may_have_nan = !(st.nan_count && *st.nan_count == 0);
+
+  bool ordered =
+      column.sort_order != SortOrder::kUnknown && order != ValueOrder::kUnordered && order != ValueOrder::kInt96;
+  if (file.column_orders && static_cast<size_t>(column.column_index) < file.column_orders->size()) {
+    const auto& co = (*file.column_orders)[static_cast<size_t>(column.column_index)];
+    ordered = ordered && (co.TYPE_ORDER || co.IEEE_754_TOTAL_ORDER);
+  }
+  const std::string* lo = nullptr;
+  const std::string* hi = nullptr;
+  if (ordered && st.min_value && st.max_value) {
+    lo = &*st.min_value;
+    hi = &*st.max_value;
+  } else if (ordered && st.min && st.max && column.sort_order == SortOrder::kSigned &&
+             column.type.physical != format::Type::BYTE_ARRAY &&
+             column.type.physical != format::Type::FIXED_LEN_BYTE_ARRAY) {
+    lo = &*st.min;
+    hi = &*st.max;
+  }
+  if (lo == nullptr || !filter::from_plain_bytes(column, *lo, out.min) ||
+      !filter::from_plain_bytes(column, *hi, out.max))
+    return out;
+  if (is_real(order) && (std::isnan(out.min.real) || std::isnan(out.max.real))) {
+    s.may_have_nan = true;
+    return out;
+  }
+  s.has_bounds = true;
+  return out;
+}
+
+}  // namespace parq::plan
