@@ -11,6 +11,9 @@ jobs=${PARQ_JOBS:-$(nproc)}
 fuzz_seconds=${PARQ_FUZZ_SECONDS:-30}
 
 scripts/install-deps.sh
+# Paths relative to the checkout in ccache's keys, so that a clone elsewhere
+# (CI's) reuses what an earlier build compiled, debug builds included.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 
 echo "== release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -39,12 +42,26 @@ for f in build-fuzz/fuzz/*_fuzz; do
   work=$(mktemp -d)
   status=0
   # Corpus files seed the footer and whole-file targets; the decoder targets
-  # start from nothing, their inputs being raw encoded streams.
+  # start from nothing (their inputs are raw encoded streams) or from their
+  # saved corpus under fuzz/corpus/.
   target_seeds=()
   case "$(basename "$f")" in
     footer_fuzz) target_seeds=("$seeds") ;;
     file_read_fuzz) target_seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data") ;;
   esac
+  # A target's saved corpus (what earlier campaigns learned) is replayed too.
+  if [ -d "fuzz/corpus/$(basename "$f")" ]; then target_seeds+=("fuzz/corpus/$(basename "$f")"); fi
+  # Inputs that once found a fault (../shared/fuzz-findings/<target>-*) run
+  # first, each once: a fixed fault stays fixed.
+  findings=("$root/../shared/fuzz-findings/$(basename "$f" _fuzz)"-*)
+  if [ -e "${findings[0]}" ]; then
+    "$f" -rss_limit_mb=2048 -timeout=10 "${findings[@]}" >"$work.log" 2>&1 || {
+      tail -n 40 "$work.log"
+      echo "fuzz target $f fails on a saved finding"
+      exit 1
+    }
+    echo "$(basename "$f"): ${#findings[@]} saved finding(s) pass"
+  fi
   "$f" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     "$work" "${target_seeds[@]}" >"$work.log" 2>&1 || status=$?
   grep -E "^(stat::number_of_executed_units|INFO: seed corpus|==[0-9]+==ERROR|SUMMARY)" "$work.log" || true

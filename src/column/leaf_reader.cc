@@ -17,7 +17,14 @@ LeafReader::LeafReader(io::RandomAccessInput& input, const format::FileMetaData&
                        const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(input, file, row_group, static_cast<size_t>(column.column_index), column.dotted_path(), options),
-      values_(make_value_reader(column.type.physical, column.type.type_length, column.dotted_path())) {}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
+
+LeafReader::LeafReader(ChunkBytes bytes, const std::string& input_name, const format::FileMetaData& file,
+                       size_t row_group, const ColumnDescriptor& column, const PageReaderOptions& options)
+    : column_(column),
+      pages_(std::move(bytes), input_name, file, row_group, static_cast<size_t>(column.column_index),
+             column.dotted_path(), options),
+      values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
 
 std::string LeafReader::where() const { return pages_.where(page_); }
 
@@ -35,7 +42,7 @@ void LeafReader::load_dictionary(const PageInfo& page) {
   if (n < 0) throw Error(where() + ": negative dictionary size " + std::to_string(n));
   auto bytes = pages_.decompress(page);
   try {
-    values_->set_dictionary(bytes.data(), bytes.size(), static_cast<size_t>(n));
+    values_.set_dictionary(bytes.data(), bytes.size(), static_cast<size_t>(n));
   } catch (const Error& e) {
     throw Error(where() + ": dictionary page: " + e.what());
   }
@@ -57,7 +64,7 @@ void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t
   int64_t non_null = column_.max_definition_level > 0 && !page_def_all_max_
                          ? count_equal(page_def_.data_as<int16_t>(), num_values, column_.max_definition_level)
                          : num_values;
-  values_->begin_page(encoding, values.data(), values.size(), static_cast<size_t>(non_null));
+  values_.begin_page(encoding, values.data(), values.size(), static_cast<size_t>(non_null));
   page_entries_ = num_values;
   page_non_null_ = non_null;
   page_all_defined_ = non_null == num_values;
@@ -105,7 +112,7 @@ void LeafReader::load_v2(const PageInfo& page, std::span<const uint8_t> bytes) {
 bool LeafReader::next_data_page() {
   // The page before is used up: let its buffer go back to the page
   // reader, unless arrays still view it.
-  values_->set_page_owner(nullptr);
+  values_.set_page_owner(nullptr);
   while (pages_.next(page_)) {
     try {
       switch (page_.header.type) {
@@ -147,7 +154,11 @@ size_t LeafReader::expected_values_at(const PageInfo& page) const {
 
 bool LeafReader::stage_page(PageDecompression& task) {
   task = PageDecompression{};
-  if (staged_ || page_pos_ < page_entries_ || !next_data_page()) return false;
+  if (staged_ || held_ || page_pos_ < page_entries_ || !next_data_page()) return false;
+  if (page_.first_row >= 0 && page_.first_row != row_) {
+    held_ = true;  // the next call is a skip to it
+    return false;
+  }
   try {
     staged_bytes_ = pages_.prepare_decompression(page_, task, expected_values_at(page_));
   } catch (const Error& e) {
@@ -157,21 +168,66 @@ bool LeafReader::stage_page(PageDecompression& task) {
   return task.reader != nullptr;
 }
 
-bool LeafReader::load_data_page() {
+// The rows a data page holds when its header tells them: one per level
+// entry without repetition, num_rows of a v2 page (which starts and ends on
+// record boundaries) with it. -1 otherwise.
+int64_t LeafReader::page_rows(const PageInfo& page) const {
+  if (page.header.type == PageType::DATA_PAGE)
+    return column_.max_repetition_level == 0 ? page.header.data_page_header->num_values : -1;
+  const auto& h = *page.header.data_page_header_v2;
+  return column_.max_repetition_level == 0 ? h.num_values : h.num_rows;
+}
+
+// Moves to the next data page with entries and decodes its levels; false at
+// the end of the chunk. Pages wholly inside the next `pass_over_rows` rows
+// are passed over on their headers, adding their rows to `passed_rows`; once
+// they use those rows up, it stops (false) before the page after them.
+bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows) {
   for (;;) {
     std::span<const uint8_t> bytes;
     if (staged_) {
       staged_ = false;
       bytes = staged_bytes_;
     } else {
-      if (!next_data_page()) return false;
+      if (held_) {
+        held_ = false;
+      } else if (!next_data_page()) {
+        return false;
+      }
+      if (page_.first_row >= 0) {
+        // Rows before the page whose pages were not fetched: a skip passes
+        // over them; a read there is the caller's error.
+        const int64_t gap = page_.first_row - (row_ + passed_rows);
+        if (gap < 0)
+          throw Error(where() + ": the page starts at row " + std::to_string(page_.first_row) + ", before row " +
+                      std::to_string(row_ + passed_rows) + " that the column has reached");
+        // A read (pass_over_rows 0) stops before such a page: its rows
+        // are not the ones asked for.
+        const int64_t take = std::min(gap, pass_over_rows - passed_rows);
+        passed_rows += take;
+        if (take < gap || (gap > 0 && passed_rows == pass_over_rows)) {
+          held_ = true;
+          return false;
+        }
+      }
+      const int64_t rows = page_rows(page_);
+      if (rows > 0 && rows <= pass_over_rows - passed_rows) {
+        passed_rows += rows;
+        ++counters_.pages_skipped;
+        counters_.values_skipped += page_.header.type == PageType::DATA_PAGE
+                                        ? page_.header.data_page_header->num_values
+                                        : page_.header.data_page_header_v2->num_values;
+        first_entry_ = false;
+        if (passed_rows == pass_over_rows) return false;
+        continue;
+      }
       try {
         bytes = pages_.decompress(page_, expected_values_at(page_));
       } catch (const Error& e) {
         with_context(e);
       }
     }
-    values_->set_page_owner(pages_.page_owner());
+    values_.set_page_owner(pages_.page_owner());
     try {
       if (page_.header.type == PageType::DATA_PAGE) {
         load_v1(page_, bytes);
@@ -181,6 +237,7 @@ bool LeafReader::load_data_page() {
     } catch (const Error& e) {
       with_context(e);
     }
+    ++counters_.pages_decompressed;
     page_pos_ = 0;
     if (page_entries_ == 0) continue;
     if (column_.max_repetition_level > 0 && first_entry_ && page_rep_.data_as<int16_t>()[0] != 0)
@@ -237,27 +294,74 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
   if (column_.max_repetition_level > 0)
     std::memcpy(out.rep.extend(bytes), page_rep_.data_as<int16_t>() + page_pos_, bytes);
   try {
-    values_->read(static_cast<size_t>(non_null), out.values);
+    values_.read(static_cast<size_t>(non_null), out.values);
   } catch (const Error& e) {
     with_context(e);
   }
   out.num_entries += entries;
   page_pos_ += entries;
+  counters_.values_decoded += entries;
+}
+
+// append() without the output: the values are passed over, and not even
+// that when the skip runs to the end of the page, whose decoder the next
+// page resets.
+void LeafReader::skip_entries(int64_t entries) {
+  if (page_pos_ + entries < page_entries_) {
+    int64_t non_null = entries;
+    if (column_.max_definition_level > 0 && !page_all_defined_)
+      non_null = count_equal(page_def_.data_as<int16_t>() + page_pos_, entries, column_.max_definition_level);
+    try {
+      values_.skip(static_cast<size_t>(non_null));
+    } catch (const Error& e) {
+      with_context(e);
+    }
+  }
+  page_pos_ += entries;
+  counters_.values_skipped += entries;
 }
 
 int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {
   int64_t done = 0;
   for (;;) {
-    if (page_pos_ == page_entries_ && !load_data_page()) break;
+    int64_t passed = 0;
+    if (page_pos_ == page_entries_ && !load_data_page(0, passed)) break;
     int64_t entries = 0;
     int64_t started = take_records(records - done, entries);
     if (entries == 0) break;  // the next entry starts a record beyond the batch
     append(entries, out);
     done += started;
+    row_ += started;
     // A record may continue on the next page: keep going until the next
     // record's first entry (rep level 0) or the end of the chunk.
     if (page_pos_ < page_entries_) break;
     if (done == records && column_.max_repetition_level == 0) break;
+  }
+  return done;
+}
+
+int64_t LeafReader::skip_records(int64_t records) {
+  if (records <= 0) return 0;
+  int64_t done = 0;
+  for (;;) {
+    if (page_pos_ == page_entries_) {
+      int64_t passed = 0;
+      const bool loaded = load_data_page(records - done, passed);
+      done += passed;
+      row_ += passed;
+      if (!loaded) break;
+    }
+    int64_t entries = 0;
+    int64_t started = take_records(records - done, entries);
+    if (entries == 0) break;  // the next entry starts a record beyond the skip
+    skip_entries(entries);
+    done += started;
+    row_ += started;
+    // As in read_records, the last record may go on into the next page,
+    // except in v2 pages, which start records: the next page is left whole
+    // for a later skip to pass over.
+    if (page_pos_ < page_entries_) break;
+    if (done == records && (column_.max_repetition_level == 0 || page_.header.type == PageType::DATA_PAGE_V2)) break;
   }
   return done;
 }

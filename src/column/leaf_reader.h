@@ -32,14 +32,39 @@ struct LeafBatch {
   }
 };
 
+// What a LeafReader has done so far, for its caller to report. "Values"
+// count as a page header counts them: one per level entry, nulls included.
+// Data pages only; a dictionary page is always decoded.
+struct LeafReadCounters {
+  int64_t pages_decompressed = 0;  // decompressed and their levels decoded
+  int64_t pages_skipped = 0;       // passed over on their header alone
+  int64_t values_decoded = 0;      // by read_records
+  int64_t values_skipped = 0;      // by skip_records, in either kind of page
+};
+
 class LeafReader {
  public:
   LeafReader(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group,
+             const ColumnDescriptor& column, const PageReaderOptions& options);
+  // Over bytes the fetch stage got: a partial chunk holds the pages of some
+  // rows only (their first rows known from the offset index). Rows between
+  // them can be skipped, never read.
+  LeafReader(ChunkBytes bytes, const std::string& input_name, const format::FileMetaData& file, size_t row_group,
              const ColumnDescriptor& column, const PageReaderOptions& options);
 
   // Appends the levels and values of up to `records` more records; returns
   // how many it read, fewer only when the chunk ends.
   int64_t read_records(int64_t records, LeafBatch& out);
+
+  // Passes over the next `records` records, as if read_records had read
+  // them; returns how many, fewer only when the chunk ends. A data page
+  // wholly inside them whose header tells its row count (every page of a
+  // column without repetition; DATA_PAGE_V2 otherwise) is passed over
+  // without decompressing it; elsewhere the levels are decoded and the
+  // values skipped, materialised only where the encoding needs it.
+  int64_t skip_records(int64_t records);
+
+  const LeafReadCounters& counters() const { return counters_; }
 
   const ColumnDescriptor& column() const { return column_; }
 
@@ -52,19 +77,21 @@ class LeafReader {
  private:
   bool next_data_page();
   size_t expected_values_at(const PageInfo& page) const;
-  bool load_data_page();
+  bool load_data_page(int64_t pass_over_rows, int64_t& passed_rows);
+  int64_t page_rows(const PageInfo& page) const;
   void load_dictionary(const PageInfo& page);
   void load_v1(const PageInfo& page, std::span<const uint8_t> bytes);
   void load_v2(const PageInfo& page, std::span<const uint8_t> bytes);
   void begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values);
   int64_t take_records(int64_t wanted, int64_t& entries);
   void append(int64_t entries, LeafBatch& out);
+  void skip_entries(int64_t entries);
   std::string where() const;
   [[noreturn]] void with_context(const Error& e) const;
 
   const ColumnDescriptor& column_;
   PageReader pages_;
-  std::unique_ptr<ValueReader> values_;
+  ValueReader values_;
   PageInfo page_;
   // A page that stage_page moved to; its bytes are ready once the caller
   // has run the decompression.
@@ -82,6 +109,11 @@ class LeafReader {
   bool page_def_all_max_ = false;
   int64_t page_non_null_ = 0;  // entries at the maximum definition level
   bool first_entry_ = true;
+  LeafReadCounters counters_;
+  int64_t row_ = 0;  // records read or skipped so far
+  // page_ is the next data page, not loaded: it starts after rows a skip
+  // has not reached yet (rows whose pages were not fetched).
+  bool held_ = false;
 };
 
 }  // namespace parq

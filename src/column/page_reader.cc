@@ -84,23 +84,40 @@ const char* to_string(CrcStatus status) {
   return "?";
 }
 
+ChunkBytes fetch_whole_chunk(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group,
+                             size_t column) {
+  const ChunkRange range = chunk_range(file, row_group, column, input.size());
+  if (range.length > SIZE_MAX) throw Error("column chunk too large for this machine");
+  ChunkBytes out;
+  out.segments.push_back({range.offset, io::ByteRange::read(input, range.offset, static_cast<size_t>(range.length))});
+  return out;
+}
+
 PageReader::PageReader(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group, size_t column,
                        std::string column_name, const PageReaderOptions& options)
     : options_(options) {
-  name_ = input.name();
-  where_ = input.name() + ": column " + column_name + ", row group " + std::to_string(row_group);
-  if (file.row_groups.at(row_group).columns.at(column).crypto_metadata)
-    fail("the column is encrypted: a key is needed");
-  ChunkRange range;
+  init(input.name(), file, row_group, column, column_name);
   try {
-    range = chunk_range(file, row_group, column, input.size());
+    chunk_ = fetch_whole_chunk(input, file, row_group, column);
   } catch (const Error& e) {
     fail(e.what());
   }
-  metadata_ = &*file.row_groups[row_group].columns[column].meta_data;
-  if (range.length > SIZE_MAX) fail("column chunk too large for this machine");
-  bytes_ = io::ByteRange::read(input, range.offset, static_cast<size_t>(range.length));
-  base_offset_ = range.offset;
+}
+
+PageReader::PageReader(ChunkBytes bytes, const std::string& input_name, const format::FileMetaData& file,
+                       size_t row_group, size_t column, std::string column_name, const PageReaderOptions& options)
+    : chunk_(std::move(bytes)), options_(options) {
+  init(input_name, file, row_group, column, column_name);
+}
+
+void PageReader::init(const std::string& input_name, const format::FileMetaData& file, size_t row_group, size_t column,
+                      const std::string& column_name) {
+  name_ = input_name;
+  where_ = input_name + ": column " + column_name + ", row group " + std::to_string(row_group);
+  const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
+  if (chunk.crypto_metadata) fail("the column is encrypted: a key is needed");
+  if (!chunk.meta_data) fail("column metadata is encrypted (a key is needed)");
+  metadata_ = &*chunk.meta_data;
   codec_ = compression::make_codec(metadata_->codec);
 }
 
@@ -116,15 +133,24 @@ bool PageReader::values_complete() const { return values_seen_ >= metadata_->num
 
 bool PageReader::next(PageInfo& page) {
   // Past the chunk's values, what remains is padding (or the next chunk for
-  // the PARQUET-816 extension), not pages.
-  if (pos_ >= bytes_.size() || values_complete()) return false;
+  // the PARQUET-816 extension), not pages. A partial chunk ends with its
+  // last segment.
+  while (segment_ < chunk_.segments.size() && pos_ >= chunk_.segments[segment_].bytes.size()) {
+    ++segment_;
+    pos_ = 0;
+  }
+  if (segment_ >= chunk_.segments.size() || (!chunk_.partial && values_complete())) return false;
+  const io::ByteRange& bytes = chunk_.segments[segment_].bytes;
   page = PageInfo{};
   page.index = next_index_++;
-  page.header_offset = base_offset_ + pos_;
-  size_t room = std::min<size_t>(bytes_.size() - pos_, options_.max_header_bytes);
+  page.header_offset = chunk_.segments[segment_].offset + pos_;
+  const auto& rows = chunk_.page_first_rows;
+  auto at = std::lower_bound(rows.begin(), rows.end(), std::pair<uint64_t, int64_t>{page.header_offset, INT64_MIN});
+  if (at != rows.end() && at->first == page.header_offset) page.first_row = at->second;
+  size_t room = std::min<size_t>(bytes.size() - pos_, options_.max_header_bytes);
   try {
     page.header_size =
-        static_cast<uint32_t>(format::decode_thrift(bytes_.data() + pos_, room, page.header, page.header_offset));
+        static_cast<uint32_t>(format::decode_thrift(bytes.data() + pos_, room, page.header, page.header_offset));
   } catch (const Error& e) {
     fail("page " + std::to_string(page.index) + ": corrupt page header: " + e.what());
   }
@@ -132,11 +158,11 @@ bool PageReader::next(PageInfo& page) {
   if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0)
     fail("page " + std::to_string(page.index) + ": negative page size in the header");
   pos_ += page.header_size;
-  if (static_cast<size_t>(h.compressed_page_size) > bytes_.size() - pos_)
+  if (static_cast<size_t>(h.compressed_page_size) > bytes.size() - pos_)
     fail("page " + std::to_string(page.index) + ": " + std::to_string(h.compressed_page_size) +
-         " bytes of page data run past the end of the column chunk (" + std::to_string(bytes_.size() - pos_) +
+         " bytes of page data run past the end of the column chunk (" + std::to_string(bytes.size() - pos_) +
          " bytes left)");
-  page.payload = bytes_.span().subspan(pos_, static_cast<size_t>(h.compressed_page_size));
+  page.payload = bytes.span().subspan(pos_, static_cast<size_t>(h.compressed_page_size));
   pos_ += page.payload.size();
 
   if (h.type == PageType::DATA_PAGE && h.data_page_header) values_seen_ += h.data_page_header->num_values;

@@ -1,10 +1,12 @@
 // The value writers: one adapter per encoding family over the encoders of
-// include/parq/encoding/, chosen once per column chunk.
+// include/parq/encoding/, chosen once per column chunk for the pairs the
+// encoding table (encoding_table.h) admits.
 #include "value_writer.h"
 
 #include <span>
 #include <type_traits>
 
+#include "encoding_table.h"
 #include "parq/encoding/byte_stream_split.h"
 #include "parq/encoding/delta_binary_packed.h"
 #include "parq/encoding/delta_byte_array.h"
@@ -104,19 +106,6 @@ class FixedWidthWriter final : public ValueWriter {
 
 using SplitWriter = FixedWidthWriter<encoding::ByteStreamSplitEncoder, Encoding::BYTE_STREAM_SPLIT>;
 
-std::unique_ptr<ValueWriter> make_fixed_len(Encoding e, size_t width) {
-  switch (e) {
-    case Encoding::PLAIN:
-      return std::make_unique<FixedWidthWriter<encoding::PlainFixedLenByteArrayEncoder, Encoding::PLAIN>>(width);
-    case Encoding::BYTE_STREAM_SPLIT:
-      return std::make_unique<SplitWriter>(width);
-    case Encoding::DELTA_BYTE_ARRAY:
-      return std::make_unique<FixedWidthWriter<encoding::DeltaByteArrayEncoder, Encoding::DELTA_BYTE_ARRAY>>(width);
-    default:
-      return nullptr;
-  }
-}
-
 template <class Encoder, Encoding kEncoding>
 class ByteArrayWriter final : public ValueWriter {
  public:
@@ -207,62 +196,92 @@ std::unique_ptr<ValueWriter> make_dictionary(const ColumnDescriptor& c, const en
   return nullptr;
 }
 
-template <class T>
-std::unique_ptr<ValueWriter> make_numeric(Encoding e) {
-  if (e == Encoding::PLAIN) return std::make_unique<TypedWriter<T, encoding::PlainEncoder<T>, Encoding::PLAIN>>();
-  if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
-    if (e == Encoding::DELTA_BINARY_PACKED)
-      return std::make_unique<TypedWriter<T, encoding::DeltaBinaryPackedEncoder<T>, Encoding::DELTA_BINARY_PACKED>>();
+// Bytes per value of the fixed-width types.
+size_t value_width(const ColumnDescriptor& c) {
+  switch (c.type.physical) {
+    case Type::INT32:
+    case Type::FLOAT:
+      return 4;
+    case Type::INT64:
+    case Type::DOUBLE:
+      return 8;
+    case Type::INT96:
+      return 12;
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return static_cast<size_t>(c.type.type_length);
+    default:
+      return 1;
   }
-  if constexpr (!std::is_same_v<T, encoding::Int96>) {
-    if (e == Encoding::BYTE_STREAM_SPLIT) return std::make_unique<SplitWriter>(sizeof(T));
-  }
-  return nullptr;
 }
 
+template <class T>
+std::unique_ptr<ValueWriter> make_plain_number() {
+  return std::make_unique<TypedWriter<T, encoding::PlainEncoder<T>, Encoding::PLAIN>>();
+}
+
+template <class T>
+std::unique_ptr<ValueWriter> make_delta_number() {
+  return std::make_unique<TypedWriter<T, encoding::DeltaBinaryPackedEncoder<T>, Encoding::DELTA_BINARY_PACKED>>();
+}
+
+// The writer of a pair that encoding_applies admits: which types an
+// encoding takes is the table's to say, the type here only picks the
+// encoder.
 std::unique_ptr<ValueWriter> make_plain_family(const ColumnDescriptor& c, Encoding e) {
-  switch (c.type.physical) {
-    case Type::BOOLEAN:
-      if (e == Encoding::PLAIN) return std::make_unique<PlainBooleanWriter>();
-      if (e == Encoding::RLE) return std::make_unique<RleBooleanWriter>();
+  const Type t = c.type.physical;
+  switch (e) {
+    case Encoding::PLAIN:
+      switch (t) {
+        case Type::BOOLEAN:
+          return std::make_unique<PlainBooleanWriter>();
+        case Type::INT32:
+          return make_plain_number<int32_t>();
+        case Type::INT64:
+          return make_plain_number<int64_t>();
+        case Type::INT96:
+          return make_plain_number<encoding::Int96>();
+        case Type::FLOAT:
+          return make_plain_number<float>();
+        case Type::DOUBLE:
+          return make_plain_number<double>();
+        case Type::BYTE_ARRAY:
+          return std::make_unique<ByteArrayWriter<encoding::PlainByteArrayEncoder, Encoding::PLAIN>>();
+        case Type::FIXED_LEN_BYTE_ARRAY:
+          return std::make_unique<FixedWidthWriter<encoding::PlainFixedLenByteArrayEncoder, Encoding::PLAIN>>(
+              value_width(c));
+      }
       return nullptr;
-    case Type::INT32:
-      return make_numeric<int32_t>(e);
-    case Type::INT64:
-      return make_numeric<int64_t>(e);
-    case Type::INT96:
-      return make_numeric<encoding::Int96>(e);
-    case Type::FLOAT:
-      return make_numeric<float>(e);
-    case Type::DOUBLE:
-      return make_numeric<double>(e);
-    case Type::BYTE_ARRAY:
-      if (e == Encoding::PLAIN)
-        return std::make_unique<ByteArrayWriter<encoding::PlainByteArrayEncoder, Encoding::PLAIN>>();
-      if (e == Encoding::DELTA_LENGTH_BYTE_ARRAY)
-        return std::make_unique<
-            ByteArrayWriter<encoding::DeltaLengthByteArrayEncoder, Encoding::DELTA_LENGTH_BYTE_ARRAY>>();
-      if (e == Encoding::DELTA_BYTE_ARRAY)
+    case Encoding::RLE:
+      return std::make_unique<RleBooleanWriter>();
+    case Encoding::DELTA_BINARY_PACKED:
+      return t == Type::INT32 ? make_delta_number<int32_t>() : make_delta_number<int64_t>();
+    case Encoding::DELTA_LENGTH_BYTE_ARRAY:
+      return std::make_unique<
+          ByteArrayWriter<encoding::DeltaLengthByteArrayEncoder, Encoding::DELTA_LENGTH_BYTE_ARRAY>>();
+    case Encoding::DELTA_BYTE_ARRAY:
+      if (t == Type::BYTE_ARRAY)
         return std::make_unique<ByteArrayWriter<encoding::DeltaByteArrayEncoder, Encoding::DELTA_BYTE_ARRAY>>();
+      return std::make_unique<FixedWidthWriter<encoding::DeltaByteArrayEncoder, Encoding::DELTA_BYTE_ARRAY>>(
+          value_width(c));
+    case Encoding::BYTE_STREAM_SPLIT:
+      return std::make_unique<SplitWriter>(value_width(c));
+    default:
       return nullptr;
-    case Type::FIXED_LEN_BYTE_ARRAY:
-      return make_fixed_len(e, static_cast<size_t>(c.type.type_length));
   }
-  return nullptr;
 }
 
 }  // namespace
 
 std::unique_ptr<ValueWriter> ValueWriter::make(const ColumnDescriptor& column, Encoding encoding,
                                                const encoding::DictionaryLimits& limits) {
-  std::unique_ptr<ValueWriter> writer;
-  if (encoding == Encoding::RLE_DICTIONARY || encoding == Encoding::PLAIN_DICTIONARY) {
-    writer = make_dictionary(column, limits);
-  } else {
-    writer = make_plain_family(column, encoding);
-  }
-  if (!writer)
+  if (!encoding_applies(column.type.physical, encoding))
     throw Error("column " + column.dotted_path() + ": encoding " + format::to_string(encoding) + " does not apply to " +
+                format::to_string(column.type.physical) + " values");
+  std::unique_ptr<ValueWriter> writer = encoding == Encoding::RLE_DICTIONARY || encoding == Encoding::PLAIN_DICTIONARY
+                                            ? make_dictionary(column, limits)
+                                            : make_plain_family(column, encoding);
+  if (!writer)
+    throw Error("column " + column.dotted_path() + ": no writer for encoding " + format::to_string(encoding) + " of " +
                 format::to_string(column.type.physical) + " values");
   return writer;
 }
@@ -283,6 +302,6 @@ Encoding default_fallback_encoding(Type physical, int page_version) {
   }
 }
 
-bool dictionary_applies(Type physical) { return physical != Type::BOOLEAN; }
+bool dictionary_applies(Type physical) { return encoding_applies(physical, Encoding::RLE_DICTIONARY); }
 
 }  // namespace parq

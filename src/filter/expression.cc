@@ -2,6 +2,7 @@
 #include "parq/filter/expression.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "parq/error.h"
 
@@ -19,6 +20,21 @@ std::string quote(std::string_view text, char q) {
   return out;
 }
 
+// Words the parser reads as keywords or literals wherever a column could
+// start.
+bool is_keyword(std::string_view word) {
+  static const char* const kWords[] = {"AND",     "OR",        "NOT",         "IN",          "IS",       "NULL", "LIKE",
+                                       "BETWEEN", "TRUE",      "FALSE",       "NAN",         "INFINITY", "INF",  "DATE",
+                                       "TIME",    "TIMESTAMP", "TIMESTAMPTZ", "STARTS_WITH", "PREFIX",   "X"};
+  for (const char* k : kWords) {
+    if (word.size() != std::char_traits<char>::length(k)) continue;
+    bool same = true;
+    for (size_t i = 0; i < word.size() && same; ++i) same = std::toupper(static_cast<unsigned char>(word[i])) == k[i];
+    if (same) return true;
+  }
+  return false;
+}
+
 // A path component needs quotes unless it is a plain identifier that is
 // not a keyword.
 std::string column_text(const std::string& path) {
@@ -27,7 +43,7 @@ std::string column_text(const std::string& path) {
   for (;;) {
     size_t dot = path.find('.', start);
     std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    bool plain = !part.empty() && !(part[0] >= '0' && part[0] <= '9');
+    bool plain = !part.empty() && !(part[0] >= '0' && part[0] <= '9') && !is_keyword(part);
     for (char c : part)
       plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
     if (!out.empty()) out += '.';

@@ -325,6 +325,34 @@ PhysicalValue bind_int96(const ColumnDescriptor& column, const Literal& literal)
   return out;
 }
 
+// Standard base64 with padding, as `parq cat` prints binary values.
+bool decode_base64(std::string_view text, std::string& out) {
+  if (text.size() % 4 != 0) return false;
+  auto sextet = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  for (size_t i = 0; i < text.size(); i += 4) {
+    const bool last = i + 4 == text.size();
+    const int pad = last ? (text[i + 3] == '=') + (text[i + 2] == '=') : 0;
+    int v[4];
+    for (int k = 0; k < 4 - pad; ++k)
+      if ((v[k] = sextet(text[i + static_cast<size_t>(k)])) < 0) return false;
+    if (pad == 1 && text[i + 2] == '=') return false;
+    const uint32_t bits = static_cast<uint32_t>(v[0]) << 18 | static_cast<uint32_t>(v[1]) << 12 |
+                          (pad < 2 ? static_cast<uint32_t>(v[2]) << 6 : 0) |
+                          (pad < 1 ? static_cast<uint32_t>(v[3]) : 0);
+    out += static_cast<char>(bits >> 16);
+    if (pad < 2) out += static_cast<char>(bits >> 8 & 0xff);
+    if (pad < 1) out += static_cast<char>(bits & 0xff);
+  }
+  return true;
+}
+
 }  // namespace
 
 const char* to_string(ValueOrder order) {
@@ -434,8 +462,15 @@ PhysicalValue physical_value_from_text(const ColumnDescriptor& column, std::stri
     if (text != "true" && text != "false")
       throw Error("column " + column.dotted_path() + ": '" + std::string(text) + "' is not true or false");
     literal = Literal::boolean(text == "true");
-  } else {
+  } else if (logical.STRING || logical.ENUM || logical.JSON || logical.UUID) {
     literal = Literal::string(std::string(text));
+  } else {
+    // Other byte arrays print as base64 (FORMAT.md).
+    std::string bytes;
+    if (!decode_base64(text, bytes))
+      throw Error("column " + column.dotted_path() + ": '" + std::string(text) +
+                  "' is not base64, as the column's binary values are written");
+    literal = Literal::binary(std::move(bytes));
   }
   return bind_literal(column, literal);
 }

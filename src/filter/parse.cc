@@ -197,17 +197,25 @@ class Parser {
     if (tok_.kind == Token::Kind::kNumber || tok_.kind == Token::Kind::kString || tok_.kind == Token::Kind::kBinary)
       return true;
     if (symbol("-") || symbol("+")) return true;
-    for (const char* w :
-         {"NULL", "TRUE", "FALSE", "NAN", "INFINITY", "INF", "DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ"})
+    for (const char* w : {"NULL", "TRUE", "FALSE", "NAN", "INFINITY", "INF"})
       if (keyword(w)) return true;
+    // DATE '...' is a value; `date` alone is a column of that name.
+    for (const char* w : {"DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ"})
+      if (keyword(w)) return next_is_string();
     return false;
+  }
+
+  bool next_is_string() const {
+    Parser ahead = *this;
+    ahead.advance();
+    return ahead.tok_.kind == Token::Kind::kString;
   }
 
   std::string column() {
     std::string path;
     for (;;) {
+      // A quoted name may be empty: schemas from the wild have such fields.
       if (tok_.kind == Token::Kind::kQuotedName) {
-        if (tok_.text.empty()) fail("an empty quoted column name");
       } else if (tok_.kind != Token::Kind::kName || reserved()) {
         fail(tok_.kind == Token::Kind::kEnd ? "a column name is missing at the end"
                                             : "expected a column name, found '" + tok_.text + "'");

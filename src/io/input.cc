@@ -18,6 +18,16 @@ void RandomAccessInput::read_at(uint64_t offset, size_t n, uint8_t* out) {
 
 std::span<const uint8_t> RandomAccessInput::view(uint64_t, size_t) const { return {}; }
 
+std::vector<ByteRange> RandomAccessInput::read_ranges(std::span<const FileRange> ranges) {
+  std::vector<ByteRange> out;
+  out.reserve(ranges.size());
+  for (const FileRange& r : ranges) {
+    if (r.length > SIZE_MAX) throw Error(name() + ": a range of " + std::to_string(r.length) + " bytes is too large");
+    out.push_back(ByteRange::read(*this, r.offset, static_cast<size_t>(r.length)));
+  }
+  return out;
+}
+
 ByteRange ByteRange::read(RandomAccessInput& input, uint64_t offset, size_t n) {
   ByteRange range;
   std::span<const uint8_t> v = input.view(offset, n);

@@ -2,9 +2,12 @@
 // by column chunk statistics; see parq/plan/read_plan.h.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "../filter/bound_filter.h"
+#include "parq/array/array.h"
+#include "parq/column/bloom_filter.h"
 #include "parq/format/metadata.h"
 #include "parq/plan/read_plan.h"
 #include "parq/schema/schema.h"
@@ -28,6 +31,32 @@ struct ChunkSummary {
 ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescriptor& column,
                              const format::ColumnMetaData& chunk);
 
+// What the planner may look at beyond the footer, fetched by the caller
+// (the fetch stage): each returns null when the chunk has none, or when it
+// cannot be read (pruning then does without it). Pointers stay valid for
+// the planning.
+class ChunkLookups {
+ public:
+  virtual ~ChunkLookups() = default;
+  // The chunk's dictionary values, when every data page is
+  // dictionary-encoded.
+  virtual const Array* dictionary(size_t row_group, size_t column) = 0;
+  virtual const BloomFilter* bloom_filter(size_t row_group, size_t column) = 0;
+  struct PageIndex {
+    const format::ColumnIndex* column_index = nullptr;  // may be null
+    const format::OffsetIndex* offset_index = nullptr;
+  };
+  // The chunk's page index, validated (page_index.h); offset_index set.
+  virtual std::optional<PageIndex> page_index(size_t row_group, size_t column) = 0;
+};
+
+// The rows of a row group in which `filter` may be true, by the page index
+// of its columns; `num_rows` the row group's. Columns without an index
+// allow every row. Counts the filter columns' pages and those pruned.
+std::vector<RowRange> page_index_ranges(const filter::BoundFilter& filter, const format::FileMetaData& file,
+                                        const Schema& schema, size_t row_group, int64_t num_rows, ChunkLookups& lookups,
+                                        int64_t& pages, int64_t& pages_pruned);
+
 struct PlanRequest {
   const format::FileMetaData* metadata = nullptr;
   const Schema* schema = nullptr;
@@ -36,6 +65,11 @@ struct PlanRequest {
   std::vector<RowRange> selection;              // file rows, normalized; empty with has_selection = false: all
   bool has_selection = false;
   PruningOptions pruning;
+  ChunkLookups* lookups = nullptr;  // dictionaries, bloom filters, page indexes; may be null
+  // Without a filter, the rows an offset and a limit leave are known from
+  // the plan: it keeps only those (a negative limit: no limit).
+  int64_t offset = 0;
+  int64_t limit = -1;
 };
 
 // Fills `stats`' row group and row counts.

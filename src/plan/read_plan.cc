@@ -61,6 +61,82 @@ std::string ReadStats::to_string() const {
 
 namespace plan {
 
+namespace {
+
+// Can the chunk's dictionary (which holds every value of the chunk) make
+// the test true? Nulls are not in a dictionary: null tests say yes.
+bool dictionary_may_match(const PlanRequest& request, size_t g, const filter::LeafTest& test) {
+  if (test.kind == filter::LeafTest::Kind::kIsNull || test.kind == filter::LeafTest::Kind::kIsNotNull) return true;
+  const ColumnDescriptor& column = request.schema->column(static_cast<size_t>(test.column));
+  const Array* dict = request.lookups->dictionary(g, static_cast<size_t>(test.column));
+  if (dict == nullptr) return true;
+  const int32_t width = dict->value_width();
+  for (int64_t i = 0; i < dict->length; ++i) {
+    filter::PhysicalValue v;
+    std::string_view plain;
+    if (column.type.physical == format::Type::BOOLEAN) return true;  // BOOLEAN has no dictionary
+    if (column.type.physical == format::Type::BYTE_ARRAY) {
+      const int32_t* o = dict->offsets_data();
+      plain = {reinterpret_cast<const char*>(dict->values.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
+    } else {
+      plain = {reinterpret_cast<const char*>(dict->values.data()) + i * width, static_cast<size_t>(width)};
+    }
+    if (!filter::from_plain_bytes(column, plain, v) || filter::value_matches(test, v)) return true;
+  }
+  return false;
+}
+
+// Can the chunk hold a value the test is true for, by its bloom filter?
+// Only = and IN ask it, and only for values whose bytes are the one form
+// the column stores them in: not floating-point zeros (-0.0 equals 0.0
+// with other bits) or NaNs, not decimals in variable-width byte arrays,
+// not INT96.
+bool bloom_may_match(const PlanRequest& request, size_t g, const filter::LeafTest& test) {
+  const bool equality = (test.kind == filter::LeafTest::Kind::kCompare && test.op == filter::CompareOp::kEqual) ||
+                        test.kind == filter::LeafTest::Kind::kIn;
+  if (!equality) return true;
+  const ColumnDescriptor& column = request.schema->column(static_cast<size_t>(test.column));
+  const filter::ValueOrder order = filter::value_order(column);
+  if (order == filter::ValueOrder::kInt96 || order == filter::ValueOrder::kUnordered ||
+      (order == filter::ValueOrder::kSignedBytes && column.type.physical == format::Type::BYTE_ARRAY))
+    return true;
+  const BloomFilter* bloom = request.lookups->bloom_filter(g, static_cast<size_t>(test.column));
+  if (bloom == nullptr) return true;
+  const bool real = order == filter::ValueOrder::kFloat || order == filter::ValueOrder::kDouble ||
+                    order == filter::ValueOrder::kFloat16;
+  for (const filter::PhysicalValue& v : test.values) {
+    if (real && (v.real == 0 || v.real != v.real)) return true;
+    if (bloom->might_contain(BloomFilter::hash(std::string_view(filter::plain_bytes(column, v))))) return true;
+  }
+  return false;
+}
+
+// Keeps the rows from `offset` to `offset + limit` of the planned ones, in
+// read order.
+void apply_offset_and_limit(const PlanRequest& request, ReadPlan& plan, ReadStats& stats) {
+  int64_t skip = request.offset;
+  int64_t left = request.limit < 0 ? INT64_MAX : request.limit;
+  std::vector<RowGroupPlan> kept;
+  for (RowGroupPlan& g : plan.row_groups) {
+    std::vector<RowRange> ranges;
+    for (RowRange r : g.ranges) {
+      const int64_t drop = std::min(skip, r.size());
+      skip -= drop;
+      stats.rows_skipped_by_offset += drop;
+      r.begin += drop;
+      r.end = r.begin + std::min(r.size(), left);
+      left -= r.size();
+      if (r.size() > 0) ranges.push_back(r);
+    }
+    if (ranges.empty()) continue;
+    g.ranges = std::move(ranges);
+    kept.push_back(std::move(g));
+  }
+  plan.row_groups = std::move(kept);
+}
+
+}  // namespace
+
 ReadPlan make_plan(const PlanRequest& request, ReadStats& stats) {
   const format::FileMetaData& file = *request.metadata;
   std::vector<int64_t> first_rows(file.row_groups.size() + 1, 0);
@@ -86,13 +162,16 @@ ReadPlan make_plan(const PlanRequest& request, ReadStats& stats) {
       p.ranges = local;
       if (p.ranges.empty()) {
         ++stats.row_groups_pruned_by_selection;
-        stats.rows_pruned_by_row_groups += p.num_rows;
+        stats.rows_pruned_by_selection += p.num_rows;
         plan.notes.push_back(name + ": outside the row selection");
         continue;
       }
     } else {
       p.ranges = normalize_ranges(whole);
     }
+    int64_t selected = 0;
+    for (const RowRange& r : p.ranges) selected += r.size();
+    stats.rows_pruned_by_selection += p.num_rows - selected;
     if (p.num_rows == 0) continue;
 
     if (request.filter != nullptr && request.pruning.statistics) {
@@ -109,16 +188,56 @@ ReadPlan make_plan(const PlanRequest& request, ReadStats& stats) {
       };
       if (!filter::may_match(request.filter->root(), answer)) {
         ++stats.row_groups_pruned_by_statistics;
-        stats.rows_pruned_by_row_groups += p.num_rows;
+        stats.rows_pruned_by_row_groups += selected;
         plan.notes.push_back(name + ": statistics rule out " + (why.empty() ? "the filter" : why));
         continue;
       }
     }
-    int64_t selected = 0;
-    for (const RowRange& r : p.ranges) selected += r.size();
-    stats.rows_pruned_by_selection += p.num_rows - selected;
+    if (request.filter != nullptr && request.lookups != nullptr) {
+      std::string why;
+      if (request.pruning.dictionaries && !filter::may_match(request.filter->root(), [&](size_t t) {
+            const bool may = dictionary_may_match(request, g, request.filter->tests()[t]);
+            if (!may && why.empty()) why = request.filter->tests()[t].to_string(*request.schema);
+            return may;
+          })) {
+        ++stats.row_groups_pruned_by_dictionary;
+        stats.rows_pruned_by_row_groups += selected;
+        plan.notes.push_back(name + ": no dictionary entry satisfies " + why);
+        continue;
+      }
+      if (request.pruning.bloom_filters && !filter::may_match(request.filter->root(), [&](size_t t) {
+            const bool may = bloom_may_match(request, g, request.filter->tests()[t]);
+            if (!may && why.empty()) why = request.filter->tests()[t].to_string(*request.schema);
+            return may;
+          })) {
+        ++stats.row_groups_pruned_by_bloom_filter;
+        stats.rows_pruned_by_row_groups += selected;
+        plan.notes.push_back(name + ": bloom filters rule out " + why);
+        continue;
+      }
+      if (request.pruning.page_index) {
+        const std::vector<RowRange> pages =
+            page_index_ranges(*request.filter, file, *request.schema, g, p.num_rows, *request.lookups, stats.pages,
+                              stats.pages_pruned_by_index);
+        std::vector<RowRange> kept = intersect_ranges(p.ranges, pages);
+        int64_t before = 0, after = 0;
+        for (const RowRange& r : p.ranges) before += r.size();
+        for (const RowRange& r : kept) after += r.size();
+        stats.rows_pruned_by_pages += before - after;
+        p.ranges = std::move(kept);
+        if (p.ranges.empty()) {
+          plan.notes.push_back(name + ": the page index rules out every page");
+          continue;
+        }
+        if (after < before)
+          plan.notes.push_back(name + ": the page index keeps " + std::to_string(after) + " of " +
+                               std::to_string(before) + " rows in " + std::to_string(p.ranges.size()) + " ranges");
+      }
+    }
     plan.row_groups.push_back(std::move(p));
   }
+  if (request.filter == nullptr && (request.offset > 0 || request.limit >= 0))
+    apply_offset_and_limit(request, plan, stats);
   return plan;
 }
 

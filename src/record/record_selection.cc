@@ -1,85 +1,174 @@
 // keep_records; see record_selection.h.
+//
+// Two passes: the levels are compacted entry by entry while a keep flag is
+// noted for each dense value; then the values are compacted by those flags
+// in loops without a call per value: fixed widths branch-free (the write
+// position advances by the flag), byte arrays a run of kept values at a
+// time (a filter that keeps most rows keeps long runs).
 #include "record_selection.h"
 
 #include <cstring>
+#include <vector>
 
 #include "parq/error.h"
 
 namespace parq {
+namespace {
 
-void keep_records(LeafBatch& batch, const ColumnDescriptor& column, const uint8_t* keep, int64_t records) {
-  const int64_t entries = batch.num_entries;
-  const bool has_def = !batch.def.empty();
-  const bool has_rep = column.max_repetition_level > 0;
-  const int16_t max_def = column.max_definition_level;
-  const int16_t* def = has_def ? batch.def_levels() : nullptr;
-  const int16_t* rep = has_rep ? batch.rep_levels() : nullptr;
-  LeafValues& values = batch.values;
-  const bool bytes = column.type.physical == format::Type::BYTE_ARRAY;
-  size_t width = 0;
+size_t fixed_width(const ColumnDescriptor& column) {
   switch (column.type.physical) {
     case format::Type::BOOLEAN:
-      width = 1;
-      break;
+      return 1;
     case format::Type::INT32:
     case format::Type::FLOAT:
-      width = 4;
-      break;
+      return 4;
     case format::Type::INT64:
     case format::Type::DOUBLE:
-      width = 8;
-      break;
+      return 8;
     case format::Type::INT96:
-      width = 12;
-      break;
+      return 12;
     case format::Type::FIXED_LEN_BYTE_ARRAY:
-      width = static_cast<size_t>(column.type.type_length);
-      break;
+      return static_cast<size_t>(column.type.type_length);
     case format::Type::BYTE_ARRAY:
-      break;
+      return 0;
   }
+  return 0;
+}
+
+template <class T>
+size_t compact_typed(uint8_t* bytes, const uint8_t* keep, size_t n) {
+  T* v = reinterpret_cast<T*>(bytes);
+  size_t w = 0;
+  for (size_t j = 0; j < n; ++j) {
+    v[w] = v[j];
+    w += keep[j];
+  }
+  return w;
+}
+
+// Keeps the values whose flag is set; returns how many.
+size_t compact_fixed(uint8_t* bytes, size_t width, const uint8_t* keep, size_t n) {
+  struct Bytes12 {
+    uint8_t b[12];
+  };
+  struct Bytes16 {
+    uint8_t b[16];
+  };
+  switch (width) {
+    case 1:
+      return compact_typed<uint8_t>(bytes, keep, n);
+    case 2:
+      return compact_typed<uint16_t>(bytes, keep, n);
+    case 4:
+      return compact_typed<uint32_t>(bytes, keep, n);
+    case 8:
+      return compact_typed<uint64_t>(bytes, keep, n);
+    case 12:
+      return compact_typed<Bytes12>(bytes, keep, n);
+    case 16:
+      return compact_typed<Bytes16>(bytes, keep, n);
+    default: {
+      size_t w = 0;
+      for (size_t j = 0; j < n; ++j) {
+        if (!keep[j]) continue;
+        if (w != j) std::memmove(bytes + w * width, bytes + j * width, width);
+        ++w;
+      }
+      return w;
+    }
+  }
+}
+
+// Byte arrays in place, a run of kept values at a time. Offsets are
+// rewritten at or before where they are read, and each run's source
+// offsets are read before its writes reach them.
+void compact_byte_arrays(encoding::ByteArrayBatch& values, const uint8_t* keep, size_t n) {
+  int32_t* off = values.offsets_buffer().data_as<int32_t>();
+  uint8_t* data = values.data_buffer().data();
+  size_t w = 0;
+  int32_t out = 0;
+  size_t j = 0;
+  while (j < n) {
+    if (!keep[j]) {
+      ++j;
+      continue;
+    }
+    const size_t start = j;
+    while (j < n && keep[j]) ++j;
+    const int32_t base = off[start];
+    const int32_t length = off[j] - base;
+    if (out != base) std::memmove(data + out, data + base, static_cast<size_t>(length));
+    for (size_t k = start; k < j; ++k) off[w + 1 + (k - start)] = out + (off[k + 1] - base);
+    w += j - start;
+    out += length;
+  }
+  off[0] = 0;
+  values.offsets_buffer().resize((w + 1) * sizeof(int32_t));
+  values.data_buffer().resize(static_cast<size_t>(out));
+}
+
+}  // namespace
+
+void keep_records(LeafBatch& batch, const ColumnDescriptor& column, const uint8_t* keep, int64_t records) {
   bool all = true;
   for (int64_t r = 0; r < records && all; ++r) all = keep[r] != 0;
   if (all) return;
 
-  int16_t* def_out = has_def ? batch.def.data_as<int16_t>() : nullptr;
-  int16_t* rep_out = has_rep ? batch.rep.data_as<int16_t>() : nullptr;
-  uint8_t* fixed = width > 0 && !values.fixed.empty() ? values.fixed.data() : nullptr;
-  encoding::ByteArrayBatch kept_bytes;
+  const int64_t entries = batch.num_entries;
+  const bool has_def = !batch.def.empty();
+  const bool has_rep = column.max_repetition_level > 0;
+  const int16_t max_def = column.max_definition_level;
+  LeafValues& values = batch.values;
+  const size_t count = static_cast<size_t>(values.count);
 
-  int64_t record = -1, written = 0, value = 0, value_out = 0;
-  bool keeping = false;
-  for (int64_t i = 0; i < entries; ++i) {
-    if (!has_rep || rep[i] == 0) {
-      ++record;
-      if (record >= records) throw Error("keep_records: more records in the batch than counted");
-      keeping = keep[record] != 0;
-    }
-    const bool defined = !has_def || def[i] == max_def;
-    if (keeping) {
-      if (has_def) def_out[written] = def[i];
-      if (has_rep) rep_out[written] = rep[i];
-      ++written;
+  // Pass 1: levels, and a flag per dense value.
+  std::vector<uint8_t> value_keep;
+  const uint8_t* vkeep = keep;  // without levels, values are records
+  size_t written = static_cast<size_t>(entries);
+  if (has_def || has_rep) {
+    value_keep.resize(count);
+    int16_t* def = has_def ? batch.def.data_as<int16_t>() : nullptr;
+    int16_t* rep = has_rep ? batch.rep.data_as<int16_t>() : nullptr;
+    int64_t record = -1;
+    uint8_t k = 0;
+    size_t w = 0, j = 0;
+    for (int64_t i = 0; i < entries; ++i) {
+      if (!has_rep) {
+        k = keep[i];
+      } else if (rep[i] == 0) {
+        if (++record >= records) throw Error("keep_records: more records in the batch than counted");
+        k = keep[record];
+      }
+      const bool defined = !has_def || def[i] == max_def;
+      if (has_def) def[w] = def[i];
+      if (has_rep) rep[w] = rep[i];
+      w += k;
       if (defined) {
-        if (bytes) {
-          kept_bytes.append(values.bytes.value(static_cast<size_t>(value)));
-        } else if (fixed != nullptr && value_out != value) {
-          std::memmove(fixed + value_out * width, fixed + value * width, width);
-        }
-        ++value_out;
+        if (j >= count) throw Error("keep_records: more defined entries than values");
+        value_keep[j++] = k;
       }
     }
-    value += defined;
+    written = w;
+    vkeep = value_keep.data();
+  } else {
+    written = 0;
+    for (int64_t i = 0; i < entries; ++i) written += keep[i];
   }
-  if (has_def) batch.def.resize(static_cast<size_t>(written) * sizeof(int16_t));
-  if (has_rep) batch.rep.resize(static_cast<size_t>(written) * sizeof(int16_t));
-  batch.num_entries = written;
-  if (bytes) {
-    values.bytes = std::move(kept_bytes);
-  } else if (fixed != nullptr) {
-    values.fixed.resize(static_cast<size_t>(value_out) * width);
+  if (has_def) batch.def.resize(written * sizeof(int16_t));
+  if (has_rep) batch.rep.resize(written * sizeof(int16_t));
+  batch.num_entries = static_cast<int64_t>(written);
+
+  // Pass 2: values.
+  size_t kept_values = 0;
+  if (column.type.physical == format::Type::BYTE_ARRAY) {
+    compact_byte_arrays(values.bytes, vkeep, count);
+    kept_values = values.bytes.size();
+  } else if (count > 0) {
+    const size_t width = fixed_width(column);
+    kept_values = compact_fixed(values.fixed.data(), width, vkeep, count);
+    values.fixed.resize(kept_values * width);
   }
-  values.count = value_out;
+  values.count = static_cast<int64_t>(kept_values);
 }
 
 }  // namespace parq

@@ -183,6 +183,7 @@ TestFile make_file(uint32_t seed, int page_version, bool dictionary) {
   options.page_rows = 100;
   options.page_version = page_version;
   options.dictionary = dictionary;
+  for (const char* c : {"s", "k", "day", "g.y"}) options.columns[c].bloom_filter = BloomFilterOptions{};
   auto out = std::make_unique<io::BufferOutput>();
   io::BufferOutput* sink = out.get();
   auto writer = FileWriter::open(std::move(out), schema, options);
@@ -415,7 +416,7 @@ std::vector<int64_t> ids_of(const FileReader& file, ReadOptions options, ReadSta
 }
 
 TEST(FilteredRead, RandomPredicatesGiveTheReferenceRowsWithAndWithoutPruning) {
-  int64_t pruned_groups = 0, cases = 0, empty = 0, everything = 0;
+  int64_t pruned_groups = 0, by_dictionary = 0, by_bloom = 0, pages_pruned = 0, cases = 0, empty = 0, everything = 0;
   for (auto [seed, version, dictionary] :
        {std::tuple{1u, 1, true}, std::tuple{2u, 2, false}, std::tuple{3u, 2, true}}) {
     const TestFile tf = make_file(seed, version, dictionary);
@@ -430,6 +431,17 @@ TEST(FilteredRead, RandomPredicatesGiveTheReferenceRowsWithAndWithoutPruning) {
     }
     ASSERT_EQ(total, kRows);
     const Reference reference{file->schema(), batches};
+    std::vector<std::string> lines;  // each row's canonical text
+    for (const RecordBatch& b : batches) {
+      std::string text;
+      text::RowJsonWriter(b).append_rows(text, 0, b.num_rows);
+      for (size_t at = 0; at < text.size();) {
+        const size_t end = text.find('\n', at);
+        lines.push_back(text.substr(at, end - at + 1));
+        at = end + 1;
+      }
+    }
+    ASSERT_EQ(lines.size(), static_cast<size_t>(kRows));
     std::mt19937 rng(seed * 7919);
     PredicateMaker maker{rng};
     for (int trial = 0; trial < 150; ++trial) {
@@ -450,7 +462,8 @@ TEST(FilteredRead, RandomPredicatesGiveTheReferenceRowsWithAndWithoutPruning) {
       }
       ASSERT_EQ(got, expected) << e->to_string();
       EXPECT_EQ(stats.rows_returned, static_cast<int64_t>(expected.size()));
-      EXPECT_EQ(stats.rows_decoded + stats.rows_pruned_by_row_groups, kRows) << e->to_string();
+      EXPECT_EQ(stats.rows_decoded + stats.rows_pruned_by_row_groups + stats.rows_pruned_by_pages, kRows)
+          << e->to_string();
       ReadOptions unpruned = options;
       unpruned.pruning = PruningOptions{false, false, false, false};
       ASSERT_EQ(ids_of(*file, unpruned), expected) << e->to_string();
@@ -458,12 +471,25 @@ TEST(FilteredRead, RandomPredicatesGiveTheReferenceRowsWithAndWithoutPruning) {
       ReadOptions reparsed = options;
       reparsed.filter = filter::parse_filter(e->to_string());
       ASSERT_EQ(ids_of(*file, reparsed), expected) << e->to_string();
+      if (trial % 4 == 0) {
+        // Every column: those the filter reads and those read after its
+        // verdict for the rows it keeps.
+        std::string want, got_text;
+        for (int64_t r : expected) want += lines[static_cast<size_t>(r)];
+        auto source = read_batches(*file, options);
+        RecordBatch b;
+        while (source->next(b)) text::RowJsonWriter(b).append_rows(got_text, 0, b.num_rows);
+        ASSERT_EQ(got_text, want) << e->to_string();
+      }
       if (trial % 10 == 0) {
         ReadOptions threaded = options;
         threaded.threads = 2;
         ASSERT_EQ(ids_of(*file, threaded), expected) << e->to_string();
       }
       pruned_groups += stats.row_groups_pruned_by_statistics;
+      by_dictionary += stats.row_groups_pruned_by_dictionary;
+      by_bloom += stats.row_groups_pruned_by_bloom_filter;
+      pages_pruned += stats.pages_pruned_by_index;
       ++cases;
       empty += expected.empty();
       everything += expected.size() == static_cast<size_t>(kRows);
@@ -471,6 +497,9 @@ TEST(FilteredRead, RandomPredicatesGiveTheReferenceRowsWithAndWithoutPruning) {
   }
   // The cases exercise pruning and both extremes.
   EXPECT_GT(pruned_groups, 100);
+  EXPECT_GT(by_dictionary, 10);
+  EXPECT_GT(by_bloom, 0);  // statistics and dictionaries catch most first
+  EXPECT_GT(pages_pruned, 100);
   EXPECT_GT(empty, 10);
   EXPECT_GT(cases - empty - everything, 200);
 }
@@ -489,6 +518,8 @@ TEST(FilteredRead, RowSelectionReadsOnlyItsRanges) {
   ReadStats stats;
   EXPECT_EQ(ids_of(*file, options, &stats), expected);
   EXPECT_EQ(stats.row_groups_pruned_by_selection, static_cast<int64_t>(file->metadata().row_groups.size()) - 3);
+  EXPECT_EQ(stats.rows_decoded, static_cast<int64_t>(expected.size()));
+  EXPECT_EQ(stats.rows_pruned_by_selection, kRows - static_cast<int64_t>(expected.size()));
 
   // The selection applies before the filter.
   options.filter = filter::parse_filter("id >= 15 AND id < 700");
@@ -518,6 +549,21 @@ TEST(FilteredRead, OffsetAndLimitCountRowsThatPass) {
       expected.push_back(all[i]);
     EXPECT_EQ(ids_of(*file, o, &stats), expected) << offset << " " << limit;
     EXPECT_EQ(stats.rows_returned, static_cast<int64_t>(expected.size()));
+  }
+  // Without a filter the plan keeps only the rows the offset and limit
+  // leave: nothing before them is decoded.
+  for (auto [offset, limit] : {std::pair{0L, 10L}, std::pair{1390L, 20L}, std::pair{5995L, 100L}, std::pair{7000L, 5L},
+                               std::pair{123L, -1L}}) {
+    ReadOptions plain;
+    plain.offset = offset;
+    plain.limit = limit;
+    plain.batch_rows = 64;
+    plain.threads = limit < 0 ? 2 : 1;
+    std::vector<int64_t> expected;
+    for (int64_t r = offset; r < kRows && (limit < 0 || r < offset + limit); ++r) expected.push_back(r);
+    ReadStats stats;
+    EXPECT_EQ(ids_of(*file, plain, &stats), expected) << offset << " " << limit;
+    EXPECT_EQ(stats.rows_decoded, static_cast<int64_t>(expected.size()));
   }
   // The row index column gives each row's position in the file.
   ReadOptions indexed = options;

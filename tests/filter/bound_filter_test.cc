@@ -84,6 +84,24 @@ TEST(FilterBind, LiteralsTakeTheColumnsStorage) {
   EXPECT_EQ(bind_literal(col("old_ts"), Literal::timestamp("1970-01-01 00:00:00")).bytes.size(), 12u);
 }
 
+TEST(FilterBind, ValuesAsCatPrintsThem) {
+  const Schema schema = parse_schema_text(
+      "message m { optional binary b; optional fixed_len_byte_array(2) f; optional int32 d (DATE); "
+      "optional binary s (STRING); }");
+  auto column = [&](const char* p) -> const ColumnDescriptor& {
+    return schema.column(static_cast<size_t>(schema.find_column(p)));
+  };
+  EXPECT_EQ(physical_value_from_text(column("b"), "/5bHKweBXjN1").bytes,
+            std::string("\xff\x96\xc7\x2b\x07\x81\x5e\x33\x75"));
+  EXPECT_EQ(physical_value_from_text(column("b"), "").bytes, "");
+  EXPECT_EQ(physical_value_from_text(column("b"), "YQ==").bytes, "a");
+  EXPECT_EQ(physical_value_from_text(column("f"), "YWI=").bytes, "ab");
+  EXPECT_THROW(physical_value_from_text(column("b"), "not base64!"), Error);
+  EXPECT_THROW(physical_value_from_text(column("b"), "YQ="), Error);
+  EXPECT_EQ(physical_value_from_text(column("d"), "1970-01-03").integer, 2);
+  EXPECT_EQ(physical_value_from_text(column("s"), "/5bH").bytes, "/5bH");
+}
+
 TEST(FilterBind, MisfitsNameTheColumn) {
   EXPECT_NE(bind_error("i8", Literal::number("128")).find("column i8"), std::string::npos);
   EXPECT_NE(bind_error("i8", Literal::number("128")).find("outside"), std::string::npos);

@@ -62,14 +62,19 @@ TEST(FilterParse, SugarBecomesTheCoreForms) {
   EXPECT_EQ(mirrored->column(), "v");
   EXPECT_EQ(parse_filter("\"odd name\".\"x.y\" = 1")->column(), "odd name.x.y");
   EXPECT_EQ(parse_filter("a.b.c <> 1")->op(), CompareOp::kNotEqual);
+  EXPECT_EQ(parse_filter("date >= DATE '2020-01-01'")->column(), "date");  // a column named date
+  EXPECT_EQ(parse_filter("0 = NaN")->column(), "NaN");                     // NaN on the right names a column
+  EXPECT_EQ(parse_filter("0 = NaN")->to_string(), "\"NaN\" = 0");
   EXPECT_EQ(parse_filter("TRUE")->kind(), Expression::Kind::kAnd);
   EXPECT_EQ(parse_filter("false")->kind(), Expression::Kind::kOr);
 }
 
 TEST(FilterParse, TextRoundTrips) {
-  for (const char* text : {"a = 1", "(a = 1 OR (b < 2 AND c IS NULL))", "NOT (s IN ('x', 'y''z'))",
-                           "starts_with(s, 'pre')", "\"a b\".c >= DATE '2020-01-01'", "x != NaN",
-                           "(t < TIMESTAMP '2020-01-01 00:00:00' AND b = X'00FF')", "v <= -1.5e-3", "v = NULL"}) {
+  for (const char* text :
+       {"a = 1", "(a = 1 OR (b < 2 AND c IS NULL))", "NOT (s IN ('x', 'y''z'))", "starts_with(s, 'pre')",
+        "\"a b\".c >= DATE '2020-01-01'", "x != NaN", "(t < TIMESTAMP '2020-01-01 00:00:00' AND b = X'00FF')",
+        "v <= -1.5e-3", "v = NULL", "0 = NaN", "\"NaN\" = 1", "date = DATE '2020-01-01'", "x = X'00'",
+        "\"and\" IS NULL", "a.\"\".\"b.c\" = 1"}) {
     auto e = parse_filter(text);
     auto again = parse_filter(e->to_string());
     EXPECT_EQ(again->to_string(), e->to_string()) << text;

@@ -22,5 +22,9 @@ extern const Command kHeadCommand;
 extern const Command kBenchCommand;
 extern const Command kRewriteCommand;
 extern const Command kConvertCommand;
+extern const Command kIndexCommand;
+extern const Command kBloomCommand;
+extern const Command kDictionaryCommand;
+extern const Command kCountCommand;
 
 }  // namespace parq::tool

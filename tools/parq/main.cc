@@ -14,8 +14,9 @@
 namespace parq::tool {
 namespace {
 
-const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand, &kPagesCommand,
-                                    &kCatCommand,    &kHeadCommand, &kBenchCommand, &kRewriteCommand, &kConvertCommand};
+const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand,       &kPagesCommand,   &kIndexCommand,
+                                    &kBloomCommand,  &kDictionaryCommand, &kCatCommand,     &kCountCommand,
+                                    &kHeadCommand,   &kBenchCommand,      &kRewriteCommand, &kConvertCommand};
 
 void print_overview(FILE* out) {
   std::fprintf(out, "usage: parq COMMAND [OPTIONS] FILE...\n\nCommands:\n");

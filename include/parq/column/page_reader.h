@@ -16,6 +16,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "parq/compression/codec.h"
 #include "parq/format/metadata.h"
@@ -49,6 +51,25 @@ struct ChunkRange {
 };
 ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_t column, uint64_t file_size);
 
+// A column chunk's bytes as the fetch stage got them: the whole chunk in one
+// segment, or the dictionary page and the data pages a row selection needs
+// (found through the offset index), each segment a run of whole pages.
+struct ChunkBytes {
+  struct Segment {
+    uint64_t offset = 0;  // in the file
+    io::ByteRange bytes;
+  };
+  std::vector<Segment> segments;
+  // The first row of each data page, by the page's file offset (sorted),
+  // when the offset index gave them.
+  std::vector<std::pair<uint64_t, int64_t>> page_first_rows;
+  bool partial = false;  // data pages were left out
+};
+
+// The whole chunk, read through `input` (chunk_range's extent).
+ChunkBytes fetch_whole_chunk(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group,
+                             size_t column);
+
 enum class CrcStatus { kAbsent, kValid, kInvalid };
 const char* to_string(CrcStatus status);
 
@@ -58,7 +79,8 @@ struct PageInfo {
   uint32_t header_size = 0;
   std::span<const uint8_t> payload;  // as stored (compressed)
   CrcStatus crc = CrcStatus::kAbsent;
-  size_t index = 0;  // position among the chunk's pages, from 0
+  size_t index = 0;        // position among the pages read, from 0
+  int64_t first_row = -1;  // in the row group, for data pages the offset index places; else -1
 };
 
 class PageReader;
@@ -81,8 +103,12 @@ void run_decompressions(std::span<const PageDecompression> tasks);
 class PageReader {
  public:
   // `column_name` names the column in errors ("column a.b, row group 2").
+  // Reads the whole chunk through `input`.
   PageReader(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group, size_t column,
              std::string column_name, const PageReaderOptions& options = {});
+  // Pages of bytes already fetched; `input_name` starts error messages.
+  PageReader(ChunkBytes bytes, const std::string& input_name, const format::FileMetaData& file, size_t row_group,
+             size_t column, std::string column_name, const PageReaderOptions& options = {});
   ~PageReader();
 
   // The next page (index and unknown pages included), or false once the
@@ -123,9 +149,12 @@ class PageReader {
   [[noreturn]] void fail(const std::string& what) const;
   bool values_complete() const;
 
-  io::ByteRange bytes_;
-  uint64_t base_offset_ = 0;
-  size_t pos_ = 0;
+  void init(const std::string& input_name, const format::FileMetaData& file, size_t row_group, size_t column,
+            const std::string& column_name);
+
+  ChunkBytes chunk_;
+  size_t segment_ = 0;  // the segment being read
+  size_t pos_ = 0;      // in it
   size_t next_index_ = 0;
   int64_t values_seen_ = 0;
   const format::ColumnMetaData* metadata_ = nullptr;

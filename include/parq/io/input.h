@@ -16,6 +16,16 @@
 
 namespace parq::io {
 
+// Bytes [offset, offset + length) of an input.
+struct FileRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  uint64_t end() const { return offset + length; }
+  bool operator==(const FileRange&) const = default;
+};
+
+class ByteRange;
+
 class RandomAccessInput {
  public:
   virtual ~RandomAccessInput() = default;
@@ -29,6 +39,12 @@ class RandomAccessInput {
   // A view of [offset, offset + n) valid as long as the input, or an empty
   // span when the input is not memory-resident.
   virtual std::span<const uint8_t> view(uint64_t offset, size_t n) const;
+
+  // The bytes of several ranges, in their order: the fetch stage of a read
+  // asks for everything a row group needs at once, so that an input can
+  // coalesce near ranges and run them concurrently. Views where the input
+  // is memory-resident, copies otherwise; throws like read_at.
+  virtual std::vector<ByteRange> read_ranges(std::span<const FileRange> ranges);
 
   // A name for error messages (the path, or "<memory>").
   virtual const std::string& name() const = 0;
@@ -50,6 +66,17 @@ class RandomAccessInput {
 class ByteRange {
  public:
   ByteRange() = default;
+  // A copy of owned bytes points at its own copy (a view stays a view);
+  // a move keeps the vector's storage, so the pointer stays valid.
+  ByteRange(const ByteRange& other) : owned_(other.owned_), size_(other.size_) {
+    data_ = other.owned_.empty() ? other.data_ : owned_.data();
+  }
+  ByteRange& operator=(const ByteRange& other) {
+    if (this != &other) *this = ByteRange(other);
+    return *this;
+  }
+  ByteRange(ByteRange&&) noexcept = default;
+  ByteRange& operator=(ByteRange&&) noexcept = default;
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   std::span<const uint8_t> span() const { return {data_, size_}; }

@@ -1,0 +1,103 @@
+// Reading a chunk's bloom filter; see file/bloom_filter_reader.h.
+#include "parq/file/bloom_filter_reader.h"
+
+#include <algorithm>
+#include <string>
+
+#include "parq/error.h"
+#include "parq/format/metadata_codec.h"
+
+namespace parq {
+namespace {
+
+// Headers are a few bytes; this leaves room for fields a newer writer adds.
+constexpr uint64_t kMaxHeaderBytes = 4096;
+
+std::string chunk_where(const std::string& name, const format::ColumnChunk& chunk, size_t row_group, size_t column) {
+  std::string path;
+  if (chunk.meta_data)
+    for (const std::string& part : chunk.meta_data->path_in_schema) path += (path.empty() ? "" : ".") + part;
+  if (path.empty()) path = "#" + std::to_string(column);
+  return name + ": column " + path + ", row group " + std::to_string(row_group);
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw Error(where + ": bloom filter: " + what);
+}
+
+}  // namespace
+
+std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const format::FileMetaData& file,
+                                             size_t row_group, size_t column) {
+  if (row_group >= file.row_groups.size())
+    throw Error(input.name() + ": row group " + std::to_string(row_group) + " out of range (the file has " +
+                std::to_string(file.row_groups.size()) + ")");
+  const auto& columns = file.row_groups[row_group].columns;
+  if (column >= columns.size())
+    throw Error(input.name() + ": column " + std::to_string(column) + " out of range (row group " +
+                std::to_string(row_group) + " has " + std::to_string(columns.size()) + ")");
+  const format::ColumnChunk& chunk = columns[column];
+  const std::string where = chunk_where(input.name(), chunk, row_group, column);
+  if (!chunk.meta_data) {
+    if (chunk.crypto_metadata) fail(where, "the column is encrypted: a key is needed");
+    fail(where, "the column chunk has no metadata");
+  }
+  const format::ColumnMetaData& md = *chunk.meta_data;
+  if (!md.bloom_filter_offset) return std::nullopt;
+  if (chunk.crypto_metadata) fail(where, "the filter is encrypted: a key is needed");
+
+  const uint64_t file_size = input.size();
+  const int64_t signed_offset = *md.bloom_filter_offset;
+  if (signed_offset < 0 || static_cast<uint64_t>(signed_offset) >= file_size)
+    fail(where,
+         "offset " + std::to_string(signed_offset) + " is outside the file (" + std::to_string(file_size) + " bytes)");
+  const auto offset = static_cast<uint64_t>(signed_offset);
+  const uint64_t room = file_size - offset;
+
+  uint64_t length = 0;
+  if (md.bloom_filter_length) {
+    const int32_t n = *md.bloom_filter_length;
+    if (n <= 0 || static_cast<uint64_t>(n) > room)
+      fail(where, "length " + std::to_string(n) + " at offset " + std::to_string(offset) + " does not fit the file (" +
+                      std::to_string(room) + " bytes left)");
+    if (static_cast<uint64_t>(n) > BloomFilter::kMaxBytes + kMaxHeaderBytes)
+      fail(where, "length " + std::to_string(n) + " is more than a filter of at most " +
+                      std::to_string(BloomFilter::kMaxBytes) + " bytes needs");
+    length = static_cast<uint64_t>(n);
+  } else {
+    // Without a length, the header says how much bitset follows it.
+    const auto probe = static_cast<size_t>(std::min(room, kMaxHeaderBytes));
+    io::ByteRange head = io::ByteRange::read(input, offset, probe);
+    format::BloomFilterHeader header;
+    size_t header_size = 0;
+    try {
+      header_size = format::decode_thrift(head.data(), head.size(), header, offset);
+    } catch (const Error& e) {
+      fail(where, std::string("the header does not decode: ") + e.what());
+    }
+    if (header.num_bytes < 0 || static_cast<uint64_t>(header.num_bytes) > BloomFilter::kMaxBytes)
+      fail(where, "bitset size " + std::to_string(header.num_bytes) + " is outside [0, " +
+                      std::to_string(BloomFilter::kMaxBytes) + "]");
+    const uint64_t total = header_size + static_cast<uint64_t>(header.num_bytes);
+    if (total > room)
+      fail(where, "the header and its " + std::to_string(header.num_bytes) + " bytes of bitset at offset " +
+                      std::to_string(offset) + " run past the end of the file");
+    length = total;
+  }
+  io::ByteRange bytes = io::ByteRange::read(input, offset, static_cast<size_t>(length));
+  try {
+    return BloomFilter::read(bytes.span(), offset);
+  } catch (const Error& e) {
+    // The filter's own checks name it already; the header decoder does not.
+    std::string what = e.what();
+    if (what.rfind("bloom filter", 0) != 0) what = "bloom filter: " + what;
+    throw Error(where + ": " + what);
+  }
+  return std::nullopt;  // not reached: fail(where, ) throws
+}
+
+std::optional<BloomFilter> read_bloom_filter(const FileReader& file, size_t row_group, size_t column) {
+  return read_bloom_filter(file.input(), file.metadata(), row_group, column);
+}
+
+}  // namespace parq

@@ -1,0 +1,393 @@
+// Tests of LeafReader: read_records and skip_records in any mix give the
+// records a whole read gives at those positions, for v1 and v2 pages, with
+// and without dictionaries, nulls and lists; pages wholly inside a skip are
+// passed over without decompression where their header tells their rows
+// (and only there), as the counters and a damaged page show.
+#include "column/leaf_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "parq/column/page_reader.h"
+#include "parq/error.h"
+#include "parq/file/file_reader.h"
+#include "parq/file/file_writer.h"
+#include "parq/io/output.h"
+#include "parq/schema/field.h"
+
+namespace parq {
+namespace {
+
+constexpr int64_t kRows = 3000;
+constexpr int64_t kPageRows = 97;
+
+// ---- a file in memory ----
+
+void set_validity(Array& a, const std::vector<bool>& valid) {
+  a.length = static_cast<int64_t>(valid.size());
+  a.null_count = 0;
+  for (bool v : valid) a.null_count += !v;
+  if (a.null_count == 0) return;
+  a.validity.resize((valid.size() + 7) / 8);
+  std::fill(a.validity.data(), a.validity.data() + a.validity.size(), 0);
+  for (size_t i = 0; i < valid.size(); ++i)
+    if (valid[i]) a.validity.data()[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+}
+
+Array leaf_of(const Schema& schema, const std::string& path) {
+  Array a;
+  a.name = path.substr(path.rfind('.') + 1);
+  a.type = schema.column(static_cast<size_t>(schema.find_column(path))).type;
+  if (a.type.physical == format::Type::BYTE_ARRAY) a.offsets.append_value<int32_t>(0);
+  return a;
+}
+
+// Slot i is null when null(i); otherwise it holds bytes(i): the bytes of a
+// BYTE_ARRAY or fixed-width value, or a BOOLEAN's bit (its first byte).
+template <class Null, class Bytes>
+Array column(const Schema& schema, const std::string& path, int64_t n, Null null, Bytes bytes) {
+  Array a = leaf_of(schema, path);
+  std::vector<bool> valid;
+  if (a.type.physical == format::Type::BOOLEAN) a.values.resize(static_cast<size_t>((n + 7) / 8));
+  for (int64_t i = 0; i < n; ++i) {
+    valid.push_back(!null(i));
+    const std::string v = null(i) ? std::string() : bytes(i);
+    switch (a.type.physical) {
+      case format::Type::BYTE_ARRAY:
+        a.values.append(v);
+        a.offsets.append_value(static_cast<int32_t>(a.values.size()));
+        break;
+      case format::Type::BOOLEAN: {
+        uint8_t& byte = a.values.data()[i / 8];
+        if (i % 8 == 0) byte = 0;
+        if (!v.empty() && v[0] != 0) byte |= static_cast<uint8_t>(1u << (i % 8));
+        break;
+      }
+      default: {
+        std::string padded = v;
+        padded.resize(static_cast<size_t>(a.value_width()));
+        a.values.append(padded);
+      }
+    }
+  }
+  set_validity(a, valid);
+  return a;
+}
+
+std::string le64(int64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); }
+
+Schema test_schema() {
+  return make_schema({
+      Field::int64("id").required(),
+      Field::int64("v"),
+      Field::string("s"),
+      Field::boolean("b"),
+      Field::fixed("f", 3),
+      Field::list("tags", Field::string("element")),
+  });
+}
+
+RecordBatch test_batch(const Schema& s) {
+  RecordBatch b;
+  b.num_rows = kRows;
+  auto never = [](int64_t) { return false; };
+  b.columns.push_back(column(s, "id", kRows, never, [](int64_t i) { return le64(i); }));
+  b.columns.push_back(column(
+      s, "v", kRows, [](int64_t i) { return i % 7 == 3; }, [](int64_t i) { return le64(i % 50); }));
+  b.columns.push_back(column(
+      s, "s", kRows, [](int64_t i) { return i % 5 == 1; },
+      [](int64_t i) { return i % 3 == 0 ? "unique-" + std::to_string(i * 31) : "str" + std::to_string(i % 30); }));
+  // Whole pages of nulls as well as scattered ones.
+  b.columns.push_back(column(
+      s, "b", kRows, [](int64_t i) { return i % 9 == 0 || (i >= 600 && i < 900); },
+      [](int64_t i) { return std::string(1, static_cast<char>(i % 4 == 1)); }));
+  b.columns.push_back(column(
+      s, "f", kRows, [](int64_t i) { return i % 13 == 4; },
+      [](int64_t i) {
+        return std::string{static_cast<char>(i), static_cast<char>(i / 256), 'x'};
+      }));
+  // tags: empty, short and null lists, with a null element now and then.
+  Array list;
+  list.kind = ArrayKind::kList;
+  list.name = "tags";
+  std::vector<bool> list_valid;
+  std::vector<std::optional<std::string>> elements;
+  list.offsets.append_value<int32_t>(0);
+  for (int64_t i = 0; i < kRows; ++i) {
+    const bool valid = i % 11 != 5;
+    list_valid.push_back(valid);
+    const int64_t size = valid ? (i * 7) % 5 : 0;
+    for (int64_t k = 0; k < size; ++k)
+      elements.push_back((i + k) % 6 == 2 ? std::nullopt
+                                          : std::optional<std::string>("t" + std::to_string((i + k) % 40)));
+    list.offsets.append_value(static_cast<int32_t>(elements.size()));
+  }
+  set_validity(list, list_valid);
+  list.children.push_back(column(
+      s, "tags.list.element", static_cast<int64_t>(elements.size()),
+      [&](int64_t i) { return !elements[static_cast<size_t>(i)]; },
+      [&](int64_t i) { return *elements[static_cast<size_t>(i)]; }));
+  b.columns.push_back(std::move(list));
+  return b;
+}
+
+Buffer write_file(int page_version, bool dictionary) {
+  const Schema s = test_schema();
+  WriteOptions o;
+  o.page_version = page_version;
+  o.dictionary = dictionary;
+  o.page_rows = kPageRows;
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  auto writer = FileWriter::open(std::move(out), s, o);
+  writer->write(test_batch(s));
+  writer->close();
+  return sink->take();
+}
+
+// ---- records as comparable values ----
+
+// An entry: its levels and, when defined, its value's bytes.
+struct Entry {
+  int16_t def;
+  int16_t rep;
+  std::string value;
+  bool operator==(const Entry&) const = default;
+};
+using Record = std::vector<Entry>;
+
+size_t value_width(const ColumnDescriptor& c) {
+  switch (c.type.physical) {
+    case format::Type::BOOLEAN:
+      return 1;
+    case format::Type::INT64:
+      return 8;
+    default:
+      return static_cast<size_t>(c.type.type_length);
+  }
+}
+
+std::vector<Record> records_of(const ColumnDescriptor& c, const LeafBatch& batch) {
+  std::vector<Record> out;
+  size_t value = 0;
+  for (int64_t i = 0; i < batch.num_entries; ++i) {
+    Entry e;
+    e.def = batch.def.empty() ? c.max_definition_level : batch.def_levels()[i];
+    e.rep = c.max_repetition_level > 0 ? batch.rep_levels()[i] : 0;
+    if (e.def == c.max_definition_level) {
+      if (c.type.physical == format::Type::BYTE_ARRAY) {
+        e.value = std::string(batch.values.bytes.value(value));
+      } else {
+        const size_t w = value_width(c);
+        e.value.assign(reinterpret_cast<const char*>(batch.values.fixed.data()) + value * w, w);
+      }
+      ++value;
+    }
+    if (e.rep == 0) out.emplace_back();
+    out.back().push_back(std::move(e));
+  }
+  EXPECT_EQ(value, static_cast<size_t>(batch.values.count));
+  return out;
+}
+
+struct TestFile {
+  int page_version;
+  bool dictionary;
+  Buffer bytes;
+  std::unique_ptr<FileReader> file;
+};
+
+std::vector<TestFile> test_files() {
+  std::vector<TestFile> out;
+  for (int version : {1, 2})
+    for (bool dictionary : {false, true}) {
+      TestFile s{version, dictionary, write_file(version, dictionary), nullptr};
+      s.file = FileReader::open(io::memory_input(s.bytes.span()));
+      out.push_back(std::move(s));
+    }
+  return out;
+}
+
+std::unique_ptr<LeafReader> open_leaf(const FileReader& file, size_t column, const PageReaderOptions& options = {}) {
+  return std::make_unique<LeafReader>(file.input(), file.metadata(), 0, file.schema().column(column), options);
+}
+
+std::string label(const TestFile& s, const ColumnDescriptor& c) {
+  return "v" + std::to_string(s.page_version) + (s.dictionary ? " dictionary " : " plain ") + c.dotted_path();
+}
+
+struct WholeRead {
+  std::vector<Record> records;
+  LeafReadCounters counters;
+};
+
+WholeRead read_whole(const FileReader& file, size_t column) {
+  auto reader = open_leaf(file, column);
+  LeafBatch batch;
+  EXPECT_EQ(reader->read_records(kRows + 1, batch), kRows);
+  return {records_of(file.schema().column(column), batch), reader->counters()};
+}
+
+// Whether the column's pages tell their rows in their headers.
+bool pages_tell_rows(const TestFile& s, const ColumnDescriptor& c) {
+  return c.max_repetition_level == 0 || s.page_version == 2;
+}
+
+TEST(LeafReader, ReadsAndSkipsInAnyMixMatchAWholeRead) {
+  std::mt19937 rng(3);
+  for (const TestFile& s : test_files())
+    for (size_t col = 0; col < s.file->schema().num_columns(); ++col) {
+      const ColumnDescriptor& c = s.file->schema().column(col);
+      const WholeRead whole = read_whole(*s.file, col);
+      ASSERT_EQ(whole.records.size(), static_cast<size_t>(kRows)) << label(s, c);
+      for (int trial = 0; trial < 6; ++trial) {
+        auto reader = open_leaf(*s.file, col);
+        int64_t at = 0;
+        int64_t read = 0;
+        while (at < kRows) {
+          // Steps of a page, steps to a page boundary, and any others.
+          const uint32_t pick = rng() % 6;
+          const int64_t n = pick == 0 ? kPageRows : pick == 1 ? 2 * kPageRows - at % kPageRows : rng() % 250;
+          if (rng() % 4 == 0) {
+            // What batch_reader does between batches: stage the next
+            // page and run its decompression.
+            PageDecompression task;
+            if (reader->stage_page(task)) run_decompressions({&task, 1});
+          }
+          if (rng() % 2 == 0) {
+            const int64_t got = reader->skip_records(n);
+            ASSERT_EQ(got, std::min(n, kRows - at)) << label(s, c) << " at " << at;
+            at += got;
+          } else {
+            LeafBatch batch;
+            const int64_t got = reader->read_records(n, batch);
+            ASSERT_EQ(got, std::min(n, kRows - at)) << label(s, c) << " at " << at;
+            const std::vector<Record> records = records_of(c, batch);
+            ASSERT_EQ(records.size(), static_cast<size_t>(got)) << label(s, c);
+            for (int64_t i = 0; i < got; ++i)
+              ASSERT_EQ(records[static_cast<size_t>(i)], whole.records[static_cast<size_t>(at + i)])
+                  << label(s, c) << " record " << at + i << " trial " << trial;
+            at += got;
+            read += got;
+          }
+        }
+        EXPECT_EQ(reader->skip_records(5), 0);
+        LeafBatch rest;
+        EXPECT_EQ(reader->read_records(5, rest), 0);
+        const LeafReadCounters& k = reader->counters();
+        EXPECT_EQ(k.values_decoded + k.values_skipped, whole.counters.values_decoded) << label(s, c);
+        EXPECT_EQ(k.pages_decompressed + k.pages_skipped, whole.counters.pages_decompressed) << label(s, c);
+        if (!pages_tell_rows(s, c)) EXPECT_EQ(k.pages_skipped, 0) << label(s, c);
+      }
+    }
+}
+
+// One long skip passes over every page it covers on the header alone where
+// the header tells the page's rows; the rest then reads as a whole read.
+TEST(LeafReader, ALongSkipPassesOverWholePages) {
+  for (const TestFile& s : test_files())
+    for (size_t col = 0; col < s.file->schema().num_columns(); ++col) {
+      const ColumnDescriptor& c = s.file->schema().column(col);
+      const WholeRead whole = read_whole(*s.file, col);
+      const int64_t pages = whole.counters.pages_decompressed;
+      ASSERT_EQ(pages, (kRows + kPageRows - 1) / kPageRows) << label(s, c);
+      EXPECT_EQ(whole.counters.pages_skipped, 0);
+      EXPECT_EQ(whole.counters.values_skipped, 0);
+
+      auto reader = open_leaf(*s.file, col);
+      const int64_t skip = 20 * kPageRows + 10;
+      ASSERT_EQ(reader->skip_records(skip), skip) << label(s, c);
+      const LeafReadCounters after_skip = reader->counters();
+      if (pages_tell_rows(s, c)) {
+        EXPECT_EQ(after_skip.pages_skipped, 20) << label(s, c);
+        EXPECT_EQ(after_skip.pages_decompressed, 1) << label(s, c);  // the one the skip ends in
+      } else {
+        EXPECT_EQ(after_skip.pages_skipped, 0) << label(s, c);
+        EXPECT_EQ(after_skip.pages_decompressed, 21) << label(s, c);
+      }
+      EXPECT_EQ(after_skip.values_decoded, 0);
+      EXPECT_GT(after_skip.values_skipped, skip - 1);
+
+      LeafBatch batch;
+      ASSERT_EQ(reader->read_records(kRows, batch), kRows - skip);
+      const std::vector<Record> records = records_of(c, batch);
+      for (size_t i = 0; i < records.size(); ++i)
+        ASSERT_EQ(records[i], whole.records[static_cast<size_t>(skip) + i]) << label(s, c) << " record " << i;
+      EXPECT_EQ(reader->counters().pages_decompressed + reader->counters().pages_skipped, pages);
+    }
+}
+
+// A skip that ends exactly where a page ends stops there: the page after it
+// is still whole, for a later skip to pass over.
+TEST(LeafReader, SkipsEndingOnPageBoundariesLeaveTheNextPageUntouched) {
+  for (const TestFile& s : test_files())
+    for (size_t col = 0; col < s.file->schema().num_columns(); ++col) {
+      const ColumnDescriptor& c = s.file->schema().column(col);
+      if (!pages_tell_rows(s, c)) continue;
+      auto reader = open_leaf(*s.file, col);
+      for (int i = 0; i < 10; ++i) ASSERT_EQ(reader->skip_records(kPageRows), kPageRows) << label(s, c);
+      EXPECT_EQ(reader->counters().pages_skipped, 10) << label(s, c);
+      EXPECT_EQ(reader->counters().pages_decompressed, 0) << label(s, c);
+      // Into a page, then to its end: the page after it stays whole.
+      ASSERT_EQ(reader->skip_records(5), 5);
+      ASSERT_EQ(reader->skip_records(kPageRows - 5), kPageRows - 5);
+      EXPECT_EQ(reader->counters().pages_decompressed, 1) << label(s, c);
+      EXPECT_EQ(reader->skip_records(kRows), kRows - 11 * kPageRows);
+      EXPECT_EQ(reader->counters().pages_decompressed, 1) << label(s, c);
+      EXPECT_EQ(reader->counters().pages_skipped, (kRows + kPageRows - 1) / kPageRows - 1) << label(s, c);
+    }
+}
+
+// The file offset and size of the stored payload of data page `index`.
+std::pair<size_t, size_t> data_page_payload(const FileReader& file, size_t column, size_t index) {
+  PageReader pages(file.input(), file.metadata(), 0, column, "c");
+  PageInfo page;
+  size_t seen = 0;
+  while (pages.next(page)) {
+    if (page.header.type == format::PageType::DICTIONARY_PAGE) continue;
+    if (seen++ == index) return {static_cast<size_t>(page.header_offset) + page.header_size, page.payload.size()};
+  }
+  ADD_FAILURE() << "no data page " << index;
+  return {0, 0};
+}
+
+// A page passed over is never decompressed: damaging its bytes changes
+// nothing for a skip over it, while a read of it fails.
+TEST(LeafReader, APagePassedOverIsNeverDecompressed) {
+  for (int version : {1, 2}) {
+    Buffer bytes = write_file(version, false);
+    const size_t col = 2;  // "s": optional strings, SNAPPY
+    std::vector<Record> whole;
+    std::pair<size_t, size_t> payload;
+    {
+      auto file = FileReader::open(io::memory_input(bytes.span()));
+      whole = read_whole(*file, col).records;
+      payload = data_page_payload(*file, col, 3);
+    }
+    ASSERT_GT(payload.second, 16u);
+    // Past a v2 page's levels (stored uncompressed): its compressed values.
+    std::fill(bytes.data() + payload.first + payload.second / 2, bytes.data() + payload.first + payload.second, 0xff);
+    auto file = FileReader::open(io::memory_input(bytes.span()));
+    PageReaderOptions no_crc;
+    no_crc.verify_crc = false;
+
+    auto skipping = open_leaf(*file, col, no_crc);
+    ASSERT_EQ(skipping->skip_records(4 * kPageRows + 3), 4 * kPageRows + 3) << version;
+    EXPECT_EQ(skipping->counters().pages_skipped, 4);
+    LeafBatch batch;
+    ASSERT_EQ(skipping->read_records(100, batch), 100);
+    const std::vector<Record> records = records_of(file->schema().column(col), batch);
+    for (size_t i = 0; i < records.size(); ++i) ASSERT_EQ(records[i], whole[4 * kPageRows + 3 + i]) << version;
+
+    auto reading = open_leaf(*file, col, no_crc);
+    LeafBatch all;
+    EXPECT_THROW(reading->read_records(kRows, all), Error) << version;
+  }
+}
+
+}  // namespace
+}  // namespace parq

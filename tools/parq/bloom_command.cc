@@ -1,0 +1,92 @@
+// `parq bloom FILE --column C --value V [--value V...] [--row-group N]`: asks
+// each row group's bloom filter for the column whether the values can be in
+// the chunk. A filter has false positives, never false negatives: "might be
+// present" or "definitely absent".
+#include <cstdio>
+#include <string>
+
+#include "args.h"
+#include "command.h"
+#include "list_options.h"
+#include "parq/column/bloom_filter.h"
+#include "parq/error.h"
+#include "parq/file/bloom_filter_reader.h"
+#include "parq/file/file_reader.h"
+#include "parq/filter/literal.h"
+
+namespace parq::tool {
+namespace {
+
+int run_bloom(const std::vector<std::string>& argv) {
+  Args args(argv, {{"column", true}, {"value", true}, {"row-group", true}});
+  const std::string& path = args.expect_positionals({"FILE"})[0];
+  auto column_name = args.value("column");
+  if (!column_name) throw UsageError("--column is required");
+  const std::vector<std::string> values = args.all("value");
+  if (values.empty()) throw UsageError("--value is required (at least one)");
+  std::optional<size_t> only_group;
+  if (auto v = args.value("row-group")) only_group = static_cast<size_t>(parse_count("row-group", *v));
+
+  auto reader = FileReader::open(path);
+  const auto& md = reader->metadata();
+  const int c = reader->schema().find_column(*column_name);
+  if (c < 0) throw UsageError("--column: the file has no column '" + *column_name + "'");
+  if (only_group && *only_group >= md.row_groups.size())
+    throw UsageError("--row-group " + std::to_string(*only_group) + ": the file has " +
+                     std::to_string(md.row_groups.size()) + " row groups");
+  const ColumnDescriptor& column = reader->schema().column(static_cast<size_t>(c));
+
+  // Filters hash a value's PLAIN bytes, so the text becomes the column's
+  // physical value first: a DATE's day count, a DECIMAL's unscaled integer,
+  // a UUID's sixteen bytes.
+  std::vector<uint64_t> hashes;
+  for (const std::string& v : values) {
+    try {
+      hashes.push_back(BloomFilter::hash(filter::plain_bytes(column, filter::physical_value_from_text(column, v))));
+    } catch (const Error& e) {
+      throw UsageError("--value '" + v + "': " + e.what());
+    }
+  }
+
+  std::string out;
+  for (size_t g = 0; g < md.row_groups.size(); ++g) {
+    if (only_group && g != *only_group) continue;
+    out += "row group " + std::to_string(g) + ", column " + column.dotted_path() + ": ";
+    std::optional<BloomFilter> bloom = read_bloom_filter(*reader, g, static_cast<size_t>(c));
+    if (!bloom) {
+      out += "no bloom filter\n";
+    } else {
+      out += "bloom filter of " + std::to_string(bloom->num_bytes()) + " bytes\n";
+      for (size_t i = 0; i < values.size(); ++i)
+        out += "  " + values[i] + ": " + (bloom->might_contain(hashes[i]) ? "might be present" : "definitely absent") +
+               "\n";
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    out.clear();
+  }
+  return 0;
+}
+
+}  // namespace
+
+const Command kBloomCommand = {
+    "bloom",
+    "whether values might be in a column's chunks, by their bloom filters",
+    "usage: parq bloom FILE --column C --value V [--value V...] [--row-group N]\n"
+    "\n"
+    "Asks each column chunk's split-block bloom filter about the values: a\n"
+    "value \"might be present\" (filters have false positives) or is\n"
+    "\"definitely absent\". A chunk without a filter says so.\n"
+    "\n"
+    "Values are written as `parq cat` prints them and converted to the\n"
+    "column's stored form before hashing: integers and floats as numbers,\n"
+    "DATE as 2020-01-31, TIMESTAMP as 2020-01-31T10:00:00, DECIMAL as 12.50,\n"
+    "UUID as its 8-4-4-4-12 hex, strings and binary as their bytes.\n"
+    "\n"
+    "  --column C      the column (dotted path, e.g. a.b); required\n"
+    "  --value V       a value to look up; repeatable, at least one\n"
+    "  --row-group N   only row group N (from 0)\n",
+    run_bloom,
+};
+
+}  // namespace parq::tool

@@ -1,0 +1,168 @@
+// `parq index FILE [--column C] [--row-group N] [--json]`: the page index of
+// each column chunk, page by page: where each data page is, which rows it
+// holds, and the bounds and null counts a filter would prune it by.
+#include <cstdio>
+#include <string>
+
+#include "args.h"
+#include "command.h"
+#include "json_writer.h"
+#include "list_options.h"
+#include "parq/error.h"
+#include "parq/file/file_reader.h"
+#include "parq/file/page_index.h"
+#include "stat_text.h"
+
+namespace parq::tool {
+namespace {
+
+// One page as both indexes describe it; either index may be missing.
+struct PageRow {
+  const format::PageLocation* location = nullptr;
+  RowRange rows;
+  std::optional<bool> null_page;
+  std::optional<int64_t> null_count;
+  std::optional<std::string> min, max;  // rendered
+};
+
+PageRow page_row(const PageIndex& index, const ColumnDescriptor& column, size_t i) {
+  PageRow row;
+  if (index.offset_index) {
+    row.location = &index.offset_index->page_locations[i];
+    row.rows = index.page_rows(i);
+  }
+  if (const auto& ci = index.column_index) {
+    row.null_page = ci->null_pages[i];
+    if (ci->null_counts) row.null_count = (*ci->null_counts)[i];
+    if (!ci->null_pages[i]) {
+      row.min = render_bound(column.type, ci->min_values[i]);
+      row.max = render_bound(column.type, ci->max_values[i]);
+    }
+  }
+  return row;
+}
+
+void text_chunk(std::string& out, const ColumnDescriptor& column, const std::optional<PageIndex>& index) {
+  if (!index) {
+    out += "  no page index\n";
+    return;
+  }
+  out += "  " + std::to_string(index->num_pages()) + (index->num_pages() == 1 ? " page" : " pages");
+  if (index->column_index)
+    out += std::string(", boundary order ") + format::to_string(index->column_index->boundary_order);
+  else
+    out += ", no column index";
+  if (!index->offset_index) out += ", no offset index";
+  out += "\n";
+  for (size_t i = 0; i < index->num_pages(); ++i) {
+    PageRow r = page_row(*index, column, i);
+    out += "  page " + std::to_string(i) + ":";
+    if (r.location)
+      out += " offset " + std::to_string(r.location->offset) + ", " + std::to_string(r.location->compressed_page_size) +
+             " B, first row " + std::to_string(r.rows.begin) + ", " + std::to_string(r.rows.size()) + " rows,";
+    if (r.null_page && *r.null_page) out += " null page,";
+    if (r.null_count) out += " nulls " + std::to_string(*r.null_count) + ",";
+    if (r.min) out += " min " + *r.min + ", max " + *r.max + ",";
+    out.pop_back();
+    out += "\n";
+  }
+}
+
+void json_chunk(JsonWriter& w, const ColumnDescriptor& column, const std::optional<PageIndex>& index) {
+  w.key("page_index");
+  if (!index) {
+    w.null();
+    return;
+  }
+  w.begin_object();
+  w.field("has_column_index", index->column_index.has_value());
+  w.field("has_offset_index", index->offset_index.has_value());
+  if (index->column_index) w.field("boundary_order", format::to_string(index->column_index->boundary_order));
+  w.key("pages").begin_array();
+  for (size_t i = 0; i < index->num_pages(); ++i) {
+    PageRow r = page_row(*index, column, i);
+    w.begin_object().field("page", static_cast<int64_t>(i));
+    if (r.location) {
+      w.field("offset", r.location->offset);
+      w.field("compressed_size", r.location->compressed_page_size);
+      w.field("first_row_index", r.rows.begin);
+      w.field("num_rows", r.rows.size());
+    }
+    if (r.null_page) w.field("null_page", *r.null_page);
+    if (r.null_count) w.field("null_count", *r.null_count);
+    if (r.min) w.key("min").raw(*r.min).key("max").raw(*r.max);
+    w.end_object();
+  }
+  w.end_array().end_object();
+}
+
+int run_index(const std::vector<std::string>& argv) {
+  Args args(argv, {{"column", true}, {"row-group", true}, {"json", false}});
+  const std::string& path = args.expect_positionals({"FILE"})[0];
+  const bool json = args.flag("json");
+  std::optional<size_t> only_group;
+  if (auto v = args.value("row-group")) only_group = static_cast<size_t>(parse_count("row-group", *v));
+  auto reader = FileReader::open(path);
+  const auto& md = reader->metadata();
+  const Schema& schema = reader->schema();
+  std::optional<size_t> only_column;
+  if (auto c = args.value("column")) {
+    int i = schema.find_column(*c);
+    if (i < 0) throw UsageError("--column: the file has no column '" + *c + "'");
+    only_column = static_cast<size_t>(i);
+  }
+  if (only_group && *only_group >= md.row_groups.size())
+    throw UsageError("--row-group " + std::to_string(*only_group) + ": the file has " +
+                     std::to_string(md.row_groups.size()) + " row groups");
+
+  std::string out;
+  JsonWriter w(out);
+  if (json) w.begin_array();
+  for (size_t g = 0; g < md.row_groups.size(); ++g) {
+    if (only_group && g != *only_group) continue;
+    for (size_t c = 0; c < schema.num_columns(); ++c) {
+      if (only_column && c != *only_column) continue;
+      const ColumnDescriptor& column = schema.column(c);
+      std::optional<PageIndex> index = read_page_index(*reader, g, c);
+      if (json) {
+        w.begin_object().field("row_group", static_cast<int64_t>(g)).field("column", column.dotted_path());
+        json_chunk(w, column, index);
+        w.end_object();
+      } else {
+        out += "row group " + std::to_string(g) + ", column " + column.dotted_path() + " (" +
+               format::to_string(column.type.physical) + ")\n";
+        text_chunk(out, column, index);
+      }
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
+  }
+  if (json) {
+    w.end_array();
+    out += "\n";
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+const Command kIndexCommand = {
+    "index",
+    "the page index (column and offset index) of each column chunk",
+    "usage: parq index FILE [--column C] [--row-group N] [--json]\n"
+    "\n"
+    "Shows each column chunk's page index page by page: the page's offset and\n"
+    "stored size, its first row and row count (offset index), whether it holds\n"
+    "only nulls, its null count, min and max rendered in the column's logical\n"
+    "type (column index), and the index's boundary order. Chunks without one\n"
+    "show \"no page index\". An index that contradicts the metadata is an error.\n"
+    "\n"
+    "  --column C      only this column (dotted path, e.g. a.b)\n"
+    "  --row-group N   only row group N (from 0)\n"
+    "  --json          one JSON array of column chunks, each with page_index\n"
+    "                  (null when absent) holding its pages\n",
+    run_index,
+};
+
+}  // namespace parq::tool
