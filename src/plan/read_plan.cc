@@ -231,7 +231,8 @@ ReadPlan make_plan(const PlanRequest& request, ReadStats& stats) {
         }
         if (after < before)
           plan.notes.push_back(name + ": the page index keeps " + std::to_string(after) + " of " +
-                               std::to_string(before) + " rows in " + std::to_string(p.ranges.size()) + " ranges");
+                               std::to_string(before) + " rows (" + std::to_string(p.ranges.size()) +
+                               (p.ranges.size() == 1 ? " range)" : " ranges)"));
       }
     }
     plan.row_groups.push_back(std::move(p));

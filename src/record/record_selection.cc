@@ -35,19 +35,24 @@ size_t fixed_width(const ColumnDescriptor& column) {
   return 0;
 }
 
+// From `src` to `dst`, which may be the same place (dst never passes src).
 template <class T>
-size_t compact_typed(uint8_t* bytes, const uint8_t* keep, size_t n) {
-  T* v = reinterpret_cast<T*>(bytes);
+size_t compact_typed(const uint8_t* src, uint8_t* dst, const uint8_t* keep, size_t n) {
+  const T* in = reinterpret_cast<const T*>(src);
+  T* out = reinterpret_cast<T*>(dst);
   size_t w = 0;
   for (size_t j = 0; j < n; ++j) {
-    v[w] = v[j];
+    T v;
+    std::memcpy(&v, in + j, sizeof(T));
+    std::memcpy(out + w, &v, sizeof(T));
     w += keep[j];
   }
   return w;
 }
 
-// Keeps the values whose flag is set; returns how many.
-size_t compact_fixed(uint8_t* bytes, size_t width, const uint8_t* keep, size_t n) {
+// Keeps the values whose flag is set, from `src` into `dst` (the same
+// buffer, or one of room for n values); returns how many.
+size_t compact_fixed(const uint8_t* src, uint8_t* dst, size_t width, const uint8_t* keep, size_t n) {
   struct Bytes12 {
     uint8_t b[12];
   };
@@ -56,22 +61,22 @@ size_t compact_fixed(uint8_t* bytes, size_t width, const uint8_t* keep, size_t n
   };
   switch (width) {
     case 1:
-      return compact_typed<uint8_t>(bytes, keep, n);
+      return compact_typed<uint8_t>(src, dst, keep, n);
     case 2:
-      return compact_typed<uint16_t>(bytes, keep, n);
+      return compact_typed<uint16_t>(src, dst, keep, n);
     case 4:
-      return compact_typed<uint32_t>(bytes, keep, n);
+      return compact_typed<uint32_t>(src, dst, keep, n);
     case 8:
-      return compact_typed<uint64_t>(bytes, keep, n);
+      return compact_typed<uint64_t>(src, dst, keep, n);
     case 12:
-      return compact_typed<Bytes12>(bytes, keep, n);
+      return compact_typed<Bytes12>(src, dst, keep, n);
     case 16:
-      return compact_typed<Bytes16>(bytes, keep, n);
+      return compact_typed<Bytes16>(src, dst, keep, n);
     default: {
       size_t w = 0;
       for (size_t j = 0; j < n; ++j) {
         if (!keep[j]) continue;
-        if (w != j) std::memmove(bytes + w * width, bytes + j * width, width);
+        if (dst != src || w != j) std::memmove(dst + w * width, src + j * width, width);
         ++w;
       }
       return w;
@@ -165,8 +170,17 @@ void keep_records(LeafBatch& batch, const ColumnDescriptor& column, const uint8_
     kept_values = values.bytes.size();
   } else if (count > 0) {
     const size_t width = fixed_width(column);
-    kept_values = compact_fixed(values.fixed.data(), width, vkeep, count);
-    values.fixed.resize(kept_values * width);
+    if (values.fixed.is_view()) {
+      // A view of the page: compact into fresh memory in one pass rather
+      // than copying the page's values first and compacting them after.
+      Buffer out(count * width);
+      kept_values = compact_fixed(values.fixed.span().data(), out.data(), width, vkeep, count);
+      out.resize(kept_values * width);
+      values.fixed = std::move(out);
+    } else {
+      kept_values = compact_fixed(values.fixed.data(), values.fixed.data(), width, vkeep, count);
+      values.fixed.resize(kept_values * width);
+    }
   }
   values.count = static_cast<int64_t>(kept_values);
 }
