@@ -437,12 +437,8 @@ class FileBatchReader final : public BatchSource {
       for (size_t t = 0; t < tests.size(); ++t) {
         const LeafBatch& b = c.batches[test_slots_[t]];
         const ColumnDescriptor& column = file_.schema().column(static_cast<size_t>(tests[t].column));
-        filter::DenseValues values;
-        values.fixed = b.values.fixed.data();
-        values.offsets = b.values.bytes.offsets();
-        values.data = b.values.bytes.data();
-        values.width = column.type.type_length;
-        if (column.type.physical != format::Type::BYTE_ARRAY) values.offsets = nullptr;
+        const filter::DenseValues values =
+            filter::dense_values(column, b.values.fixed.data(), b.values.bytes.offsets(), b.values.bytes.data());
         truths[t].resize(static_cast<size_t>(rows));
         filter::evaluate_test(tests[t], values, b.def.empty() ? nullptr : b.def_levels(), column.max_definition_level,
                               rows, truths[t].data());

@@ -58,25 +58,6 @@ std::optional<FileRange> index_range(const std::optional<int64_t>& offset, const
   return r;
 }
 
-// Bytes of a PLAIN bound of a fixed-width physical type; 0 when any length
-// is possible (byte arrays; FIXED_LEN_BYTE_ARRAY's width is in the schema).
-size_t bound_width(format::Type type) {
-  switch (type) {
-    case format::Type::BOOLEAN:
-      return 1;
-    case format::Type::INT32:
-    case format::Type::FLOAT:
-      return 4;
-    case format::Type::INT64:
-    case format::Type::DOUBLE:
-      return 8;
-    case format::Type::INT96:
-      return 12;
-    default:
-      return 0;
-  }
-}
-
 void check_column_index(const ColumnIndex& index, const format::ColumnMetaData& md, const std::string& where) {
   auto fail = [&](const std::string& what) { throw Error(where + ": column index: " + what); };
   const size_t pages = index.null_pages.size();
@@ -104,7 +85,8 @@ void check_column_index(const ColumnIndex& index, const format::ColumnMetaData& 
         fail("page " + std::to_string(i) + " has a negative " + (counts == &index.null_counts ? "null" : "NaN") +
              " count");
   }
-  if (const size_t width = bound_width(md.type)) {
+  // FIXED_LEN_BYTE_ARRAY's width is in the schema: checked there.
+  if (const auto width = static_cast<size_t>(plain_width(md.type, 0))) {
     for (size_t i = 0; i < pages; ++i) {
       if (index.null_pages[i]) continue;
       for (const std::string* bound : {&index.min_values[i], &index.max_values[i]})

@@ -210,30 +210,13 @@ namespace {
 
 using Int128 = __int128;
 
-float half_value(const uint8_t* p) {
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  const uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  float f;
-  if (exp == 0)
-    f = std::ldexp(static_cast<float>(mant), -24);
-  else if (exp == 31)
-    f = mant ? std::nanf("") : INFINITY;
-  else
-    f = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
-  return sign ? -f : f;
-}
-
-int compare_real(double a, double b) {
-  const bool na = std::isnan(a), nb = std::isnan(b);
-  if (na || nb) return static_cast<int>(na) - static_cast<int>(nb);
-  return (a > b) - (a < b);
-}
-
-// The dense value j compared with `lit`.
+// The dense value j compared with `lit`: byte strings as they lie, other
+// values through their PLAIN bytes (what a dense value is) into a scratch
+// value that keeps its capacity from one value to the next.
 struct ValueAt {
   ValueOrder order;
   const DenseValues& v;
+  mutable PhysicalValue scratch;
 
   std::string_view bytes(size_t j) const {
     if (v.offsets != nullptr)
@@ -243,63 +226,12 @@ struct ValueAt {
   }
 
   int compare(size_t j, const PhysicalValue& lit) const {
-    switch (order) {
-      case ValueOrder::kBoolean: {
-        const int64_t x = v.fixed[j] != 0;
-        return (x > lit.integer) - (x < lit.integer);
-      }
-      case ValueOrder::kInt32: {
-        int32_t x;
-        std::memcpy(&x, v.fixed + 4 * j, 4);
-        const int32_t y = static_cast<int32_t>(lit.integer);
-        return (x > y) - (x < y);
-      }
-      case ValueOrder::kUInt32: {
-        uint32_t x;
-        std::memcpy(&x, v.fixed + 4 * j, 4);
-        const uint32_t y = static_cast<uint32_t>(lit.integer);
-        return (x > y) - (x < y);
-      }
-      case ValueOrder::kInt64: {
-        int64_t x;
-        std::memcpy(&x, v.fixed + 8 * j, 8);
-        return (x > lit.integer) - (x < lit.integer);
-      }
-      case ValueOrder::kUInt64: {
-        uint64_t x;
-        std::memcpy(&x, v.fixed + 8 * j, 8);
-        const uint64_t y = static_cast<uint64_t>(lit.integer);
-        return (x > y) - (x < y);
-      }
-      case ValueOrder::kFloat: {
-        float x;
-        std::memcpy(&x, v.fixed + 4 * j, 4);
-        return compare_real(x, lit.real);
-      }
-      case ValueOrder::kDouble: {
-        double x;
-        std::memcpy(&x, v.fixed + 8 * j, 8);
-        return compare_real(x, lit.real);
-      }
-      case ValueOrder::kFloat16:
-        return compare_real(half_value(v.fixed + 2 * j), lit.real);
-      case ValueOrder::kInt96: {
-        PhysicalValue x;
-        x.bytes.assign(reinterpret_cast<const char*>(v.fixed) + 12 * j, 12);
-        return compare_values(order, x, lit);
-      }
-      case ValueOrder::kSignedBytes: {
-        PhysicalValue x;
-        x.bytes = std::string(bytes(j));
-        return compare_values(order, x, lit);
-      }
-      case ValueOrder::kBytes:
-      case ValueOrder::kUnordered: {
-        const int c = bytes(j).compare(lit.bytes);
-        return (c > 0) - (c < 0);
-      }
+    if (order == ValueOrder::kBytes || order == ValueOrder::kUnordered) {
+      const int c = bytes(j).compare(lit.bytes);
+      return (c > 0) - (c < 0);
     }
-    return 0;
+    if (!from_plain_bytes(*v.column, bytes(j), scratch)) return -1;  // decoders produce whole values
+    return compare_values(order, scratch, lit);
   }
 };
 
@@ -403,6 +335,20 @@ void match_dense(const LeafTest& t, const DenseValues& values, size_t n, uint8_t
 }
 
 }  // namespace
+
+DenseValues dense_values(const ColumnDescriptor& column, const uint8_t* fixed, const int32_t* offsets,
+                         const uint8_t* data) {
+  DenseValues v;
+  v.column = &column;
+  if (column.type.physical == format::Type::BYTE_ARRAY) {
+    v.offsets = offsets;
+    v.data = data;
+    return v;
+  }
+  v.width = plain_width(column.type.physical, column.type.type_length);
+  v.fixed = fixed;
+  return v;
+}
 
 void evaluate_test(const LeafTest& test, const DenseValues& values, const int16_t* def, int16_t max_def, int64_t rows,
                    uint8_t* out) {

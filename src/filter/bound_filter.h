@@ -81,11 +81,15 @@ enum : uint8_t { kRowFalse = 0, kRowUnknown = 1, kRowTrue = 2 };
 // reader's dense form (fixed-width: `fixed`; byte arrays: `offsets` and
 // `data`). Writes `rows` truth bytes to `out`.
 struct DenseValues {
-  const uint8_t* fixed = nullptr;  // BOOLEAN one byte each; others their width
-  const int32_t* offsets = nullptr;
+  const ColumnDescriptor* column = nullptr;
+  const uint8_t* fixed = nullptr;  // fixed-width values, `width` bytes each (BOOLEAN: 1)
+  int32_t width = 0;
+  const int32_t* offsets = nullptr;  // byte arrays: offsets into `data`
   const uint8_t* data = nullptr;
-  int32_t width = 0;  // FIXED_LEN_BYTE_ARRAY
 };
+// The dense values of a leaf reader's batch.
+DenseValues dense_values(const ColumnDescriptor& column, const uint8_t* fixed, const int32_t* offsets,
+                         const uint8_t* data);
 void evaluate_test(const LeafTest& test, const DenseValues& values, const int16_t* def, int16_t max_def, int64_t rows,
                    uint8_t* out);
 

@@ -63,6 +63,15 @@ namespace plan {
 
 namespace {
 
+// Can the chunk's values make the test true, by its statistics?
+bool statistics_may_match(const PlanRequest& request, size_t g, const filter::LeafTest& test) {
+  const ColumnDescriptor& column = request.schema->column(static_cast<size_t>(test.column));
+  const auto& chunk = request.metadata->row_groups[g].columns[static_cast<size_t>(test.column)];
+  if (!chunk.meta_data) return true;
+  const ChunkSummary s = summarize_chunk(*request.metadata, column, *chunk.meta_data);
+  return filter::may_be_true(test, s.summary());
+}
+
 // Can the chunk's dictionary (which holds every value of the chunk) make
 // the test true? Nulls are not in a dictionary: null tests say yes.
 bool dictionary_may_match(const PlanRequest& request, size_t g, const filter::LeafTest& test) {
@@ -174,47 +183,43 @@ ReadPlan make_plan(const PlanRequest& request, ReadStats& stats) {
     stats.rows_pruned_by_selection += p.num_rows - selected;
     if (p.num_rows == 0) continue;
 
-    if (request.filter != nullptr && request.pruning.statistics) {
-      std::string why;
-      auto answer = [&](size_t t) {
-        const filter::LeafTest& test = request.filter->tests()[t];
-        const ColumnDescriptor& column = request.schema->column(static_cast<size_t>(test.column));
-        const auto& chunk = rg.columns[static_cast<size_t>(test.column)];
-        if (!chunk.meta_data) return true;
-        const ChunkSummary s = summarize_chunk(file, column, *chunk.meta_data);
-        const bool may = filter::may_be_true(test, s.summary());
-        if (!may && why.empty()) why = test.to_string(*request.schema);
-        return may;
+    // Row group stages, cheapest first: each asks every leaf test whether
+    // it can be true in this row group and prunes when the tree says no.
+    if (request.filter != nullptr) {
+      struct Stage {
+        bool enabled;
+        bool (*may)(const PlanRequest&, size_t, const filter::LeafTest&);
+        int64_t ReadStats::*pruned;
+        const char* says;
       };
-      if (!filter::may_match(request.filter->root(), answer)) {
-        ++stats.row_groups_pruned_by_statistics;
-        stats.rows_pruned_by_row_groups += selected;
-        plan.notes.push_back(name + ": statistics rule out " + (why.empty() ? "the filter" : why));
-        continue;
+      const bool fetched = request.lookups != nullptr;
+      const Stage stages[] = {
+          {request.pruning.statistics, statistics_may_match, &ReadStats::row_groups_pruned_by_statistics,
+           "statistics rule out "},
+          {fetched && request.pruning.dictionaries, dictionary_may_match, &ReadStats::row_groups_pruned_by_dictionary,
+           "no dictionary entry satisfies "},
+          {fetched && request.pruning.bloom_filters, bloom_may_match, &ReadStats::row_groups_pruned_by_bloom_filter,
+           "bloom filters rule out "},
+      };
+      bool pruned = false;
+      for (const Stage& stage : stages) {
+        if (!stage.enabled) continue;
+        std::string why;
+        pruned = !filter::may_match(request.filter->root(), [&](size_t t) {
+          const bool may = stage.may(request, g, request.filter->tests()[t]);
+          if (!may && why.empty()) why = request.filter->tests()[t].to_string(*request.schema);
+          return may;
+        });
+        if (pruned) {
+          ++(stats.*stage.pruned);
+          stats.rows_pruned_by_row_groups += selected;
+          plan.notes.push_back(name + ": " + stage.says + (why.empty() ? "the filter" : why));
+          break;
+        }
       }
+      if (pruned) continue;
     }
     if (request.filter != nullptr && request.lookups != nullptr) {
-      std::string why;
-      if (request.pruning.dictionaries && !filter::may_match(request.filter->root(), [&](size_t t) {
-            const bool may = dictionary_may_match(request, g, request.filter->tests()[t]);
-            if (!may && why.empty()) why = request.filter->tests()[t].to_string(*request.schema);
-            return may;
-          })) {
-        ++stats.row_groups_pruned_by_dictionary;
-        stats.rows_pruned_by_row_groups += selected;
-        plan.notes.push_back(name + ": no dictionary entry satisfies " + why);
-        continue;
-      }
-      if (request.pruning.bloom_filters && !filter::may_match(request.filter->root(), [&](size_t t) {
-            const bool may = bloom_may_match(request, g, request.filter->tests()[t]);
-            if (!may && why.empty()) why = request.filter->tests()[t].to_string(*request.schema);
-            return may;
-          })) {
-        ++stats.row_groups_pruned_by_bloom_filter;
-        stats.rows_pruned_by_row_groups += selected;
-        plan.notes.push_back(name + ": bloom filters rule out " + why);
-        continue;
-      }
       if (request.pruning.page_index) {
         const std::vector<RowRange> pages =
             page_index_ranges(*request.filter, file, *request.schema, g, p.num_rows, *request.lookups, stats.pages,

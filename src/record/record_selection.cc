@@ -15,26 +15,6 @@
 namespace parq {
 namespace {
 
-size_t fixed_width(const ColumnDescriptor& column) {
-  switch (column.type.physical) {
-    case format::Type::BOOLEAN:
-      return 1;
-    case format::Type::INT32:
-    case format::Type::FLOAT:
-      return 4;
-    case format::Type::INT64:
-    case format::Type::DOUBLE:
-      return 8;
-    case format::Type::INT96:
-      return 12;
-    case format::Type::FIXED_LEN_BYTE_ARRAY:
-      return static_cast<size_t>(column.type.type_length);
-    case format::Type::BYTE_ARRAY:
-      return 0;
-  }
-  return 0;
-}
-
 // From `src` to `dst`, which may be the same place (dst never passes src).
 template <class T>
 size_t compact_typed(const uint8_t* src, uint8_t* dst, const uint8_t* keep, size_t n) {
@@ -169,7 +149,7 @@ void keep_records(LeafBatch& batch, const ColumnDescriptor& column, const uint8_
     compact_byte_arrays(values.bytes, vkeep, count);
     kept_values = values.bytes.size();
   } else if (count > 0) {
-    const size_t width = fixed_width(column);
+    const auto width = static_cast<size_t>(plain_width(column.type.physical, column.type.type_length));
     if (values.fixed.is_view()) {
       // A view of the page: compact into fresh memory in one pass rather
       // than copying the page's values first and compacting them after.

@@ -141,8 +141,7 @@ std::vector<uint8_t> double_truths(const char* where) {
   auto f = BoundFilter::bind(*parse_filter(where), test_schema());
   const double dense[] = {1.0, std::nan(""), -0.0, 3.0};
   const int16_t def[] = {1, 1, 1, 0, 1};
-  DenseValues values;
-  values.fixed = reinterpret_cast<const uint8_t*>(dense);
+  const DenseValues values = dense_values(col("d"), reinterpret_cast<const uint8_t*>(dense), nullptr, nullptr);
   std::vector<std::vector<uint8_t>> truths(f.tests().size(), std::vector<uint8_t>(5));
   for (size_t t = 0; t < f.tests().size(); ++t) evaluate_test(f.tests()[t], values, def, 1, 5, truths[t].data());
   std::vector<uint8_t> out(5);

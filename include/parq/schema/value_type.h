@@ -26,4 +26,27 @@ struct ValueType {
   bool operator==(const ValueType&) const = default;
 };
 
+// Bytes of one PLAIN-encoded value of a fixed-width physical type (BOOLEAN:
+// one byte, as leaf readers keep them; FIXED_LEN_BYTE_ARRAY: `type_length`);
+// 0 for BYTE_ARRAY, whose values have any length.
+inline int32_t plain_width(format::Type physical, int32_t type_length) {
+  switch (physical) {
+    case format::Type::BOOLEAN:
+      return 1;
+    case format::Type::INT32:
+    case format::Type::FLOAT:
+      return 4;
+    case format::Type::INT64:
+    case format::Type::DOUBLE:
+      return 8;
+    case format::Type::INT96:
+      return 12;
+    case format::Type::FIXED_LEN_BYTE_ARRAY:
+      return type_length;
+    case format::Type::BYTE_ARRAY:
+      return 0;
+  }
+  return 0;
+}
+
 }  // namespace parq
