@@ -2,6 +2,7 @@
 // values; see literal.h.
 #include "parq/filter/literal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -68,6 +69,7 @@ bool parse_decimal_text(std::string_view s, DecimalText& out) {
 // false when it has a fraction left or more digits.
 bool scaled_integer(const DecimalText& d, int64_t scale, int max_digits, Int128& out) {
   out = 0;
+  max_digits = std::min(max_digits, 38);  // what a 128-bit integer holds; wider decimals take no longer literals
   if (d.digits.empty()) return true;
   const int64_t shift = d.exponent + scale;
   if (shift < 0) return false;  // digits after the point remain

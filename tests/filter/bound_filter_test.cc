@@ -109,6 +109,11 @@ TEST(FilterBind, MisfitsNameTheColumn) {
   EXPECT_NE(bind_error("id", Literal::number("1.5")).find("whole number"), std::string::npos);
   EXPECT_NE(bind_error("price", Literal::number("1.001")).find("DECIMAL(12,2)"), std::string::npos);
   EXPECT_NE(bind_error("price", Literal::number("10000000000")).find("DECIMAL(12,2)"), std::string::npos);
+  EXPECT_NE(bind_error("bin_dec", Literal::number(std::string(45, '9'))).find("DECIMAL(30,0)"), std::string::npos);
+  // Wider than 128 bits: such literals are refused, not overflowed.
+  const Schema wide = parse_schema_text("message m { optional binary w (DECIMAL(60,0)); }");
+  EXPECT_THROW(bind_literal(wide.column(0), Literal::number(std::string(45, '9'))), Error);
+  EXPECT_EQ(bind_literal(wide.column(0), Literal::number("-1")).bytes, std::string("\xff", 1));
   EXPECT_NE(bind_error("day", Literal::date("2020-02-30")).find("not a date"), std::string::npos);
   EXPECT_NE(bind_error("local_ts", Literal::timestamp("2020-01-01 00:00:00Z")).find("local"), std::string::npos);
   EXPECT_NE(bind_error("local_ts", Literal::timestamp("2020-01-01 00:00:00.0001")).find("finer"), std::string::npos);
