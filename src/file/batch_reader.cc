@@ -344,7 +344,7 @@ class FileBatchReader final : public BatchSource {
     if (c.range >= ranges.size()) return 0;
     if (c.row < ranges[c.range].begin) {
       const int64_t gap = ranges[c.range].begin - c.row;
-      for_each_reader(c, all_slots_, pool, [&](size_t i) { check_count(c, i, c.readers[i]->skip_records(gap), gap); });
+      for_each_reader(all_slots_, pool, [&](size_t i) { check_count(c, i, c.readers[i]->skip_records(gap), gap); });
       c.row += gap;
     }
     const int64_t want = std::min(options_.batch_rows, ranges[c.range].end - c.row);
@@ -352,7 +352,7 @@ class FileBatchReader final : public BatchSource {
     std::vector<LeafReader*> staged;
     for (size_t i : first) staged.push_back(c.readers[i].get());
     decompress_next_pages(staged, pool);
-    for_each_reader(c, first, pool, [&](size_t i) {
+    for_each_reader(first, pool, [&](size_t i) {
       c.batches[i].clear();
       check_count(c, i, c.readers[i]->read_records(want, c.batches[i]), want);
     });
@@ -362,7 +362,7 @@ class FileBatchReader final : public BatchSource {
 
   // Runs fn(slot) for each slot, over the pool when there is one.
   template <class Fn>
-  void for_each_reader(GroupCursor&, const std::vector<size_t>& slots, ThreadPool* pool, Fn fn) {
+  void for_each_reader(const std::vector<size_t>& slots, ThreadPool* pool, Fn fn) {
     if (pool && slots.size() > 1) {
       pool->parallel_for(slots.size(), [&](size_t k) { fn(slots[k]); });
     } else {
@@ -387,8 +387,7 @@ class FileBatchReader final : public BatchSource {
                         ThreadPool* pool) {
     if (late_slots_.empty()) return;
     if (kept == 0) {
-      for_each_reader(c, late_slots_, pool,
-                      [&](size_t i) { check_count(c, i, c.readers[i]->skip_records(rows), rows); });
+      for_each_reader(late_slots_, pool, [&](size_t i) { check_count(c, i, c.readers[i]->skip_records(rows), rows); });
       return;
     }
     std::vector<std::pair<int64_t, bool>> runs;  // (length, kept)
@@ -406,7 +405,7 @@ class FileBatchReader final : public BatchSource {
       for (size_t i : late_slots_) staged.push_back(c.readers[i].get());
       decompress_next_pages(staged, pool);
     }
-    for_each_reader(c, late_slots_, pool, [&](size_t i) {
+    for_each_reader(late_slots_, pool, [&](size_t i) {
       LeafBatch& b = c.batches[i];
       b.clear();
       if (dense) {

@@ -47,8 +47,6 @@ bool holds(CompareOp op, int c) {
   return false;
 }
 
-bool is_real(ValueOrder o) { return o == ValueOrder::kFloat || o == ValueOrder::kDouble || o == ValueOrder::kFloat16; }
-
 const ColumnDescriptor& leaf_column(const Schema& schema, const std::string& path) {
   const int index = schema.find_column(path);
   if (index < 0) {
@@ -445,19 +443,19 @@ bool may_be_true(const LeafTest& t, const ValueSummary& s) {
   if (t.kind == LeafTest::Kind::kIsNotNull) return s.may_have_non_null;
   if (!s.may_have_non_null) return false;  // every value null: nothing else is true
   if (s.min == nullptr || s.max == nullptr || t.order == ValueOrder::kUnordered) return true;
-  const bool nan = is_real(t.order) && s.may_have_nan;
+  const bool nan = is_floating(t.order) && s.may_have_nan;
   auto cmp = [&](const PhysicalValue& a, const PhysicalValue& b) { return compare_values(t.order, a, b); };
   const PhysicalValue& lo = *s.min;
   const PhysicalValue& hi = *s.max;
   // Could a value equal `v`? NaN literals equal only NaN values.
   auto may_equal = [&](const PhysicalValue& v) {
-    if (is_real(t.order) && std::isnan(v.real)) return nan;
+    if (is_floating(t.order) && std::isnan(v.real)) return nan;
     return cmp(lo, v) <= 0 && cmp(v, hi) <= 0;
   };
   switch (t.kind) {
     case LeafTest::Kind::kCompare: {
       const PhysicalValue& v = t.values[0];
-      const bool v_nan = is_real(t.order) && std::isnan(v.real);
+      const bool v_nan = is_floating(t.order) && std::isnan(v.real);
       switch (t.op) {
         case CompareOp::kEqual:
           return may_equal(v);

@@ -13,19 +13,6 @@ using filter::ValueOrder;
 
 namespace {
 
-bool is_real(ValueOrder o) { return o == ValueOrder::kFloat || o == ValueOrder::kDouble || o == ValueOrder::kFloat16; }
-
-bool bounds_trusted(const format::FileMetaData& file, const ColumnDescriptor& column) {
-  const ValueOrder order = filter::value_order(column);
-  bool ordered =
-      column.sort_order != SortOrder::kUnknown && order != ValueOrder::kUnordered && order != ValueOrder::kInt96;
-  if (file.column_orders && static_cast<size_t>(column.column_index) < file.column_orders->size()) {
-    const auto& co = (*file.column_orders)[static_cast<size_t>(column.column_index)];
-    ordered = ordered && (co.TYPE_ORDER || co.IEEE_754_TOTAL_ORDER);
-  }
-  return ordered;
-}
-
 struct Planner {
   const filter::BoundFilter& filter;
   const format::FileMetaData& file;
@@ -47,7 +34,7 @@ struct Planner {
     const format::ColumnIndex& ci = *index->column_index;
     const format::OffsetIndex& oi = *index->offset_index;
     const bool trusted = bounds_trusted(file, column);
-    const bool real = is_real(filter::value_order(column));
+    const bool real = filter::is_floating(filter::value_order(column));
     std::vector<RowRange> out;
     for (size_t page = 0; page < oi.page_locations.size(); ++page) {
       filter::PhysicalValue lo, hi;

@@ -28,6 +28,11 @@ struct ChunkSummary {
     return {has_bounds ? &min : nullptr, has_bounds ? &max : nullptr, may_have_null, may_have_non_null, may_have_nan};
   }
 };
+// Whether min/max bounds (of chunks and of the column index alike) follow
+// the column's order: a known sort order, and TYPE_ORDER or
+// IEEE_754_TOTAL_ORDER in the file's column_orders when it has them.
+bool bounds_trusted(const format::FileMetaData& file, const ColumnDescriptor& column);
+
 ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescriptor& column,
                              const format::ColumnMetaData& chunk);
 

@@ -111,8 +111,7 @@ bool bloom_may_match(const PlanRequest& request, size_t g, const filter::LeafTes
     return true;
   const BloomFilter* bloom = request.lookups->bloom_filter(g, static_cast<size_t>(test.column));
   if (bloom == nullptr) return true;
-  const bool real = order == filter::ValueOrder::kFloat || order == filter::ValueOrder::kDouble ||
-                    order == filter::ValueOrder::kFloat16;
+  const bool real = filter::is_floating(order);
   for (const filter::PhysicalValue& v : test.values) {
     if (real && (v.real == 0 || v.real != v.real)) return true;
     if (bloom->might_contain(BloomFilter::hash(std::string_view(filter::plain_bytes(column, v))))) return true;

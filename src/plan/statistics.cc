@@ -23,11 +23,18 @@ namespace parq::plan {
 
 using filter::ValueOrder;
 
-namespace {
+namespace {}  // namespace
 
-bool is_real(ValueOrder o) { return o == ValueOrder::kFloat || o == ValueOrder::kDouble || o == ValueOrder::kFloat16; }
-
-}  // namespace
+bool bounds_trusted(const format::FileMetaData& file, const ColumnDescriptor& column) {
+  const ValueOrder order = filter::value_order(column);
+  bool ordered =
+      column.sort_order != SortOrder::kUnknown && order != ValueOrder::kUnordered && order != ValueOrder::kInt96;
+  if (file.column_orders && static_cast<size_t>(column.column_index) < file.column_orders->size()) {
+    const auto& co = (*file.column_orders)[static_cast<size_t>(column.column_index)];
+    ordered = ordered && (co.TYPE_ORDER || co.IEEE_754_TOTAL_ORDER);
+  }
+  return ordered;
+}
 
 ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescriptor& column,
                              const format::ColumnMetaData& chunk) {
@@ -40,14 +47,9 @@ ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescr
     s.may_have_null = *st.null_count > 0;
     s.may_have_non_null = *st.null_count < chunk.num_values;
   }
-  if (is_real(order)) s.may_have_nan = !(st.nan_count && *st.nan_count == 0);
+  if (filter::is_floating(order)) s.may_have_nan = !(st.nan_count && *st.nan_count == 0);
 
-  bool ordered =
-      column.sort_order != SortOrder::kUnknown && order != ValueOrder::kUnordered && order != ValueOrder::kInt96;
-  if (file.column_orders && static_cast<size_t>(column.column_index) < file.column_orders->size()) {
-    const auto& co = (*file.column_orders)[static_cast<size_t>(column.column_index)];
-    ordered = ordered && (co.TYPE_ORDER || co.IEEE_754_TOTAL_ORDER);
-  }
+  const bool ordered = bounds_trusted(file, column);
   const std::string* lo = nullptr;
   const std::string* hi = nullptr;
   if (ordered && st.min_value && st.max_value) {
@@ -62,7 +64,7 @@ ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescr
   if (lo == nullptr || !filter::from_plain_bytes(column, *lo, out.min) ||
       !filter::from_plain_bytes(column, *hi, out.max))
     return out;
-  if (is_real(order) && (std::isnan(out.min.real) || std::isnan(out.max.real))) {
+  if (filter::is_floating(order) && (std::isnan(out.min.real) || std::isnan(out.max.real))) {
     s.may_have_nan = true;
     return out;
   }

@@ -39,6 +39,10 @@ enum class ValueOrder : uint8_t {
 
 const char* to_string(ValueOrder order);
 ValueOrder value_order(const ColumnDescriptor& column);
+// FLOAT, DOUBLE and FLOAT16: the orders that have NaN.
+inline bool is_floating(ValueOrder o) {
+  return o == ValueOrder::kFloat || o == ValueOrder::kDouble || o == ValueOrder::kFloat16;
+}
 
 // One value in a column's physical storage.
 struct PhysicalValue {
