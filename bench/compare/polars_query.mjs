@@ -13,7 +13,7 @@ const seconds = [];
 let rows = 0;
 for (let k = 0; k < Number(repeat); ++k) {
   const start = process.hrtime.bigint();
-  const df = pl.scanParquet(path).filter(query.polars(pl)).collect();
+  const df = await pl.scanParquet(path).filter(query.polars(pl)).collect();
   rows = df.height;
   seconds.push(Number(process.hrtime.bigint() - start) / 1e9);
 }
