@@ -2,24 +2,20 @@
 #include "parq/file/batch_reader.h"
 
 #include <algorithm>
-#include <deque>
-#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
 
-#include "../column/leaf_reader.h"
-#include "../fetch/chunk_fetch.h"
 #include "../filter/bound_filter.h"
 #include "../plan/planner.h"
 #include "../record/array_plan.h"
 #include "../record/assembler.h"
 #include "../record/record_selection.h"
+#include "batch_pipeline.h"
 #include "parq/error.h"
 #include "parq/file/bloom_filter_reader.h"
 #include "parq/file/dictionary_reader.h"
 #include "parq/file/page_index.h"
-#include "parq/util/thread_pool.h"
 
 namespace parq {
 namespace {
@@ -45,22 +41,6 @@ std::vector<int> select_leaves(const Schema& schema, const std::vector<std::stri
   std::sort(leaves.begin(), leaves.end());
   leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
   return leaves;
-}
-
-// The pages that each column's next batch starts on, decompressed together
-// (SNAPPY pages in pairs; with a pool, the tasks spread over its threads).
-// Pages a column reaches in the middle of a batch decompress on their own.
-void decompress_next_pages(const std::vector<LeafReader*>& readers, ThreadPool* pool) {
-  std::vector<PageDecompression> tasks;
-  for (LeafReader* reader : readers) {
-    PageDecompression task;
-    if (reader->stage_page(task)) tasks.push_back(task);
-  }
-  if (pool == nullptr || tasks.size() < 2) return run_decompressions(tasks);
-  const size_t pairs = (tasks.size() + 1) / 2;
-  pool->parallel_for(pairs, [&](size_t i) {
-    run_decompressions(std::span(tasks).subspan(2 * i, std::min<size_t>(2, tasks.size() - 2 * i)));
-  });
 }
 
 // The planner's look-ups of dictionaries, bloom filters and page indexes,
@@ -122,28 +102,13 @@ class FileLookups final : public plan::ChunkLookups {
   std::mutex mutex_;
 };
 
-// The reading of one planned row group: its leaf readers (the projection's
-// leaves and the filter's), their batches, and where the read is.
-struct GroupCursor {
-  RowGroupPlan plan;
-  std::vector<std::unique_ptr<LeafReader>> readers;
-  std::vector<LeafBatch> batches;
-  int64_t row = 0;   // the next row to read, in the row group
-  size_t range = 0;  // the first of plan.ranges not behind `row`
-};
-
-// Late columns are read run by run only when the kept rows come in runs of
-// at least this many rows on average; shorter runs cost more in calls than
-// decoding the rows between them.
-constexpr int64_t kLateRunRows = 32;
-
 class FileBatchReader final : public BatchSource {
  public:
   FileBatchReader(const FileReader& file, ReadOptions options) : file_(file), options_(std::move(options)) {
     if (options_.batch_rows <= 0) throw Error("batch size must be positive");
     if (options_.threads < 1) throw Error("thread count must be at least 1");
     if (options_.offset < 0) throw Error("the offset must not be negative");
-    if (options_.threads > 1) pool_ = std::make_unique<ThreadPool>(options_.threads);
+    if (options_.memory_limit < 0) throw Error("the memory limit must not be negative");
     start_bytes_ = file.input().bytes_read();
     if (options_.stats == nullptr) options_.stats = &own_stats_;
     *options_.stats = ReadStats{};
@@ -162,16 +127,25 @@ class FileBatchReader final : public BatchSource {
     is_filter_slot_.assign(leaves_.size(), false);
     if (filter_) {
       for (const auto& test : filter_->tests()) test_slots_.push_back(slot_of(test.column));
-      for (int leaf : filter_->columns()) {
-        filter_slots_.push_back(slot_of(leaf));
-        is_filter_slot_[slot_of(leaf)] = true;
-      }
-    }
-    for (size_t i = 0; i < leaves_.size(); ++i) {
-      all_slots_.push_back(i);
-      if (filter_ && !is_filter_slot_[i]) late_slots_.push_back(i);
+      for (int leaf : filter_->columns()) is_filter_slot_[slot_of(leaf)] = true;
     }
     plan_ = plan_read(file, options_, options_.stats, filter_ ? &*filter_ : nullptr, &lookups_);
+    if (leaves_.empty() && options_.row_index_column.empty()) plan_.row_groups.clear();
+
+    PipelineConfig config;
+    config.file = &file_;
+    config.plan = &plan_;
+    config.leaves = leaves_;
+    config.early = is_filter_slot_;
+    config.batch_rows = options_.batch_rows;
+    config.threads = options_.threads;
+    config.memory_limit = options_.memory_limit;
+    config.pages = options_.pages;
+    config.use_offset_index = options_.pruning.page_index;
+    config.lookups = &lookups_;
+    BatchVerdict verdict;
+    if (filter_) verdict = [this](DecodedBatch& b) { return judge(b); };
+    pipeline_ = std::make_unique<BatchPipeline>(std::move(config), std::move(verdict));
   }
 
   RecordBatch prototype() const override {
@@ -181,14 +155,24 @@ class FileBatchReader final : public BatchSource {
   }
 
   bool next(RecordBatch& out) override {
-    const bool more = read_next(out);
+    bool more = false;
+    DecodedBatch batch;
+    while (pipeline_->next(batch)) {
+      if (!filter_) {
+        std::lock_guard lock(stats_mutex_);
+        options_.stats->rows_decoded += batch.rows;
+      }
+      if (batch.kept == 0) continue;
+      assemble_batch(batch, out);
+      more = true;
+      break;
+    }
+    const LeafReadCounters counters = pipeline_->counters();
+    std::lock_guard lock(stats_mutex_);
     ReadStats& stats = *options_.stats;
     stats.bytes_read = static_cast<int64_t>(file_.input().bytes_read() - start_bytes_);
-    LeafReadCounters open = closed_;
-    if (cursor_) add_counters(*cursor_, open);
-    std::lock_guard<std::mutex> lock(stats_mutex_);
-    stats.pages_decompressed = open.pages_decompressed;
-    stats.values_decoded = open.values_decoded;
+    stats.pages_decompressed = counters.pages_decompressed;
+    stats.values_decoded = counters.values_decoded;
     if (more) stats.rows_returned += out.num_rows;
     return more;
   }
@@ -223,275 +207,80 @@ class FileBatchReader final : public BatchSource {
   }
 
  private:
-  bool read_next(RecordBatch& out) {
-    if (leaves_.empty() && options_.row_index_column.empty()) return false;
-    if (filter_ && options_.limit >= 0 && returned_ >= options_.limit) return false;
-    if (parallel_groups()) return next_from_groups(out);
-    for (;;) {
-      if (!cursor_ && !open_next_row_group()) return false;
-      if (finish_batch(*cursor_, read_batch(*cursor_, pool_.get()), out, true)) return true;
-      if (cursor_->range >= cursor_->plan.ranges.size()) close_cursor();  // this row group is done
-      if (filter_ && options_.limit >= 0 && returned_ >= options_.limit) return false;
+  // The filter's verdict on a batch of its columns, then the offset and
+  // the limit (counted in file order: the pipeline calls this for one batch
+  // at a time, in order). The filter's columns among the output are
+  // compacted to the kept rows here; the others are read for them alone.
+  bool judge(DecodedBatch& b) {
+    const int64_t rows = b.rows;
+    const auto& tests = filter_->tests();
+    std::vector<std::vector<uint8_t>> truths(tests.size());
+    for (size_t t = 0; t < tests.size(); ++t) {
+      const LeafBatch& leaf = b.leaves[test_slots_[t]];
+      const ColumnDescriptor& column = file_.schema().column(static_cast<size_t>(tests[t].column));
+      const filter::DenseValues values =
+          filter::dense_values(column, leaf.values.fixed.data(), leaf.values.bytes.offsets(), leaf.values.bytes.data());
+      truths[t].resize(static_cast<size_t>(rows));
+      filter::evaluate_test(tests[t], values, leaf.def.empty() ? nullptr : leaf.def_levels(),
+                            column.max_definition_level, rows, truths[t].data());
     }
-  }
-
-  static void add_counters(const GroupCursor& c, LeafReadCounters& to) {
-    for (const auto& r : c.readers) {
-      to.pages_decompressed += r->counters().pages_decompressed;
-      to.pages_skipped += r->counters().pages_skipped;
-      to.values_decoded += r->counters().values_decoded;
-      to.values_skipped += r->counters().values_skipped;
+    std::vector<uint8_t>& keep = b.keep;
+    keep.resize(static_cast<size_t>(rows));
+    filter::evaluate_tree(filter_->root(), truths, rows, keep.data());
+    int64_t kept = 0;
+    for (auto& k : keep) {
+      k = k == filter::kRowTrue;
+      kept += k;
     }
-  }
-
-  void close_cursor() {
-    std::lock_guard<std::mutex> lock(stats_mutex_);
-    add_counters(*cursor_, closed_);
-    cursor_.reset();
-  }
-
-  // Fetches what the row group's plan needs of each leaf's chunk (only the
-  // pages of its row ranges, where the offset index tells where they are)
-  // in one read, and gives each leaf reader its bytes.
-  std::unique_ptr<GroupCursor> open_group(const RowGroupPlan& plan) {
-    auto c = std::make_unique<GroupCursor>();
-    c->plan = plan;
-    const bool all_rows = plan.ranges.size() == 1 && plan.ranges[0].begin == 0 && plan.ranges[0].end >= plan.num_rows;
-    std::vector<fetch::ChunkRequest> requests;
-    for (int leaf : leaves_) {
-      const auto column = static_cast<size_t>(leaf);
-      const format::OffsetIndex* index = nullptr;
-      if (!all_rows && options_.pruning.page_index)
-        if (auto pi = lookups_.page_index(plan.row_group, column)) index = pi->offset_index;
-      try {
-        requests.push_back(fetch::chunk_request(file_.metadata(), plan.row_group, column, file_.input().size(), index,
-                                                plan.ranges, plan.num_rows));
-      } catch (const Error& e) {
-        throw Error(file_.name() + ": column " + file_.schema().column(column).dotted_path() + ", row group " +
-                    std::to_string(plan.row_group) + ": " + e.what());
-      }
-    }
-    std::vector<ChunkBytes> bytes = fetch::fetch_chunks(file_.input(), requests);
-    for (size_t i = 0; i < leaves_.size(); ++i)
-      c->readers.push_back(
-          std::make_unique<LeafReader>(std::move(bytes[i]), file_.name(), file_.metadata(), plan.row_group,
-                                       file_.schema().column(static_cast<size_t>(leaves_[i])), options_.pages));
-    c->batches.resize(leaves_.size());
-    return c;
-  }
-
-  bool open_next_row_group() {
-    if (next_group_ >= plan_.row_groups.size()) return false;
-    cursor_ = open_group(plan_.row_groups[next_group_++]);
-    return true;
-  }
-
-  // With several threads and several row groups, whole row groups decode
-  // side by side (each on one thread, as DuckDB splits work) and their
-  // batches are handed out in file order; at most `threads` row groups are
-  // decoded ahead. With few row groups per thread the last ones leave
-  // threads idle (3 groups on 2 threads keep one busy a third of the time),
-  // so column chunks of one row group decode side by side instead. An
-  // offset or a limit counts rows in file order, so it reads one group at
-  // a time.
-  bool parallel_groups() const {
-    return options_.threads > 1 && (!filter_ || (options_.offset == 0 && options_.limit < 0)) &&
-           plan_.row_groups.size() >= 4 * static_cast<size_t>(options_.threads);
-  }
-
-  bool next_from_groups(RecordBatch& out) {
-    while (ready_index_ >= ready_.size()) {
-      while (in_flight_.size() < static_cast<size_t>(options_.threads) && next_group_ < plan_.row_groups.size()) {
-        const RowGroupPlan& plan = plan_.row_groups[next_group_++];
-        in_flight_.push_back(std::async(std::launch::async, [this, &plan] { return decode_group(plan); }));
-      }
-      if (in_flight_.empty()) return false;
-      ready_ = in_flight_.front().get();
-      in_flight_.pop_front();
-      ready_index_ = 0;
-    }
-    out = std::move(ready_[ready_index_++]);
-    return true;
-  }
-
-  std::vector<RecordBatch> decode_group(const RowGroupPlan& plan) {
-    auto cursor = open_group(plan);
-    std::vector<RecordBatch> out;
-    RecordBatch batch;
-    while (cursor->range < cursor->plan.ranges.size()) {
-      const int64_t rows = read_batch(*cursor, nullptr);
-      if (finish_batch(*cursor, rows, batch, false)) out.push_back(std::move(batch));
-    }
-    std::lock_guard<std::mutex> lock(stats_mutex_);
-    add_counters(*cursor, closed_);
-    return out;
-  }
-
-  Error mismatch(size_t g, const LeafReader& a, int64_t a_rows, const LeafReader& b, int64_t b_rows) const {
-    return Error(file_.name() + ": row group " + std::to_string(g) + ": column " + a.column().dotted_path() + " has " +
-                 std::to_string(a_rows) + " records where column " + b.column().dotted_path() + " has " +
-                 std::to_string(b_rows));
-  }
-
-  // Reads the next batch of records, from the cursor's next selected row to
-  // at most the end of its range: of the filter's leaves when there is a
-  // filter (the others wait for its verdict, in finish_batch), else of
-  // every leaf. Leaves must agree on the count. Rows between ranges are
-  // skipped by every leaf, not decoded.
-  int64_t read_batch(GroupCursor& c, ThreadPool* pool) {
-    const auto& ranges = c.plan.ranges;
-    while (c.range < ranges.size() && ranges[c.range].end <= c.row) ++c.range;
-    if (c.range >= ranges.size()) return 0;
-    if (c.row < ranges[c.range].begin) {
-      const int64_t gap = ranges[c.range].begin - c.row;
-      for_each_reader(all_slots_, pool, [&](size_t i) { check_count(c, i, c.readers[i]->skip_records(gap), gap); });
-      c.row += gap;
-    }
-    const int64_t want = std::min(options_.batch_rows, ranges[c.range].end - c.row);
-    const std::vector<size_t>& first = filter_ ? filter_slots_ : all_slots_;
-    std::vector<LeafReader*> staged;
-    for (size_t i : first) staged.push_back(c.readers[i].get());
-    decompress_next_pages(staged, pool);
-    for_each_reader(first, pool, [&](size_t i) {
-      c.batches[i].clear();
-      check_count(c, i, c.readers[i]->read_records(want, c.batches[i]), want);
-    });
-    c.row += want;
-    return want;
-  }
-
-  // Runs fn(slot) for each slot, over the pool when there is one.
-  template <class Fn>
-  void for_each_reader(const std::vector<size_t>& slots, ThreadPool* pool, Fn fn) {
-    if (pool && slots.size() > 1) {
-      pool->parallel_for(slots.size(), [&](size_t k) { fn(slots[k]); });
-    } else {
-      for (size_t i : slots) fn(i);
-    }
-  }
-
-  // Every leaf holds the row group's num_rows records.
-  void check_count(const GroupCursor& c, size_t slot, int64_t got, int64_t wanted) const {
-    if (got == wanted) return;
-    throw Error(file_.name() + ": row group " + std::to_string(c.plan.row_group) + ": column " +
-                c.readers[slot]->column().dotted_path() + " ends after " + std::to_string(c.row + got) +
-                " records where the row group has " + std::to_string(c.plan.num_rows));
-  }
-
-  // The leaves that waited for the filter's verdict on the batch's `rows`
-  // rows: nothing decoded when no row is kept; every row decoded and the
-  // kept ones compacted when most are kept or the kept rows come in short
-  // runs (a skip costs about what decoding a few values does); else the
-  // kept runs read and the others skipped.
-  void materialize_late(GroupCursor& c, const std::vector<uint8_t>& keep, int64_t rows, int64_t kept,
-                        ThreadPool* pool) {
-    if (late_slots_.empty()) return;
-    if (kept == 0) {
-      for_each_reader(late_slots_, pool, [&](size_t i) { check_count(c, i, c.readers[i]->skip_records(rows), rows); });
-      return;
-    }
-    std::vector<std::pair<int64_t, bool>> runs;  // (length, kept)
-    for (int64_t r = 0; r < rows; ++r) {
-      const bool k = keep.empty() || keep[static_cast<size_t>(r)];
-      if (!runs.empty() && runs.back().second == k) {
-        ++runs.back().first;
-      } else {
-        runs.push_back({1, k});
-      }
-    }
-    const bool dense = kept * 2 >= rows || static_cast<int64_t>(runs.size()) * kLateRunRows > rows;
-    if (dense) {
-      std::vector<LeafReader*> staged;
-      for (size_t i : late_slots_) staged.push_back(c.readers[i].get());
-      decompress_next_pages(staged, pool);
-    }
-    for_each_reader(late_slots_, pool, [&](size_t i) {
-      LeafBatch& b = c.batches[i];
-      b.clear();
-      if (dense) {
-        check_count(c, i, c.readers[i]->read_records(rows, b), rows);
-        if (kept < rows) keep_records(b, file_.schema().column(static_cast<size_t>(leaves_[i])), keep.data(), rows);
-        return;
-      }
-      for (const auto& [length, k] : runs)
-        check_count(c, i, k ? c.readers[i]->read_records(length, b) : c.readers[i]->skip_records(length), length);
-    });
-  }
-
-  // Applies the filter, the offset and the limit to the batch just read
-  // (`rows` rows ending at the cursor's row) and assembles what is left;
-  // false when nothing is.
-  bool finish_batch(GroupCursor& c, int64_t rows, RecordBatch& out, bool ordered) {
-    if (rows <= 0) return false;
-    const int64_t first = c.row - rows;  // in the row group
-    std::vector<uint8_t> keep;
-    int64_t kept = rows;
-    {
-      std::lock_guard<std::mutex> lock(stats_mutex_);
-      options_.stats->rows_decoded += rows;
-    }
-    if (filter_) {
-      const auto& tests = filter_->tests();
-      std::vector<std::vector<uint8_t>> truths(tests.size());
-      for (size_t t = 0; t < tests.size(); ++t) {
-        const LeafBatch& b = c.batches[test_slots_[t]];
-        const ColumnDescriptor& column = file_.schema().column(static_cast<size_t>(tests[t].column));
-        const filter::DenseValues values =
-            filter::dense_values(column, b.values.fixed.data(), b.values.bytes.offsets(), b.values.bytes.data());
-        truths[t].resize(static_cast<size_t>(rows));
-        filter::evaluate_test(tests[t], values, b.def.empty() ? nullptr : b.def_levels(), column.max_definition_level,
-                              rows, truths[t].data());
-      }
-      keep.resize(static_cast<size_t>(rows));
-      filter::evaluate_tree(filter_->root(), truths, rows, keep.data());
-      kept = 0;
-      for (auto& k : keep) {
-        k = k == filter::kRowTrue;
-        kept += k;
-      }
-      std::lock_guard<std::mutex> lock(stats_mutex_);
-      options_.stats->rows_filtered += rows - kept;
-    }
-    // Without a filter the plan has applied the offset and the limit.
-    if (ordered && filter_ && (options_.offset > skipped_ || options_.limit >= 0)) {
-      if (keep.empty()) keep.assign(static_cast<size_t>(rows), 1);
+    const int64_t matched = kept;
+    int64_t by_offset = 0;
+    if (options_.offset > skipped_ || options_.limit >= 0) {
       for (auto& k : keep) {
         if (!k) continue;
         if (skipped_ < options_.offset) {
           k = 0;
           ++skipped_;
-          ++options_.stats->rows_skipped_by_offset;
+          ++by_offset;
           --kept;
-        } else if (options_.limit >= 0 && returned_ + 1 > options_.limit) {
+        } else if (options_.limit >= 0 && returned_ >= options_.limit) {
           k = 0;
           --kept;
         } else {
           ++returned_;
         }
       }
-    } else if (ordered) {
+    } else {
       returned_ += kept;
     }
-    materialize_late(c, keep, rows, kept, ordered ? pool_.get() : nullptr);
-    if (kept == 0) return false;
-    std::vector<LeafInput> inputs;
-    for (size_t i = 0; i < out_slots_.size(); ++i) {
-      const size_t slot = out_slots_[i];
-      LeafBatch& b = c.batches[slot];
-      const ColumnDescriptor& column = file_.schema().column(static_cast<size_t>(leaves_[slot]));
-      if (kept < rows && is_filter_slot_[slot]) keep_records(b, column, keep.data(), rows);
-      inputs.push_back({leaves_[slot], column.max_definition_level, &b});
+    b.kept = kept;
+    if (kept > 0 && kept < rows)
+      for (size_t slot : out_slots_)
+        if (is_filter_slot_[slot])
+          keep_records(b.leaves[slot], file_.schema().column(static_cast<size_t>(leaves_[slot])), keep.data(), rows);
+    {
+      std::lock_guard lock(stats_mutex_);
+      options_.stats->rows_decoded += rows;
+      options_.stats->rows_filtered += rows - matched;
+      options_.stats->rows_skipped_by_offset += by_offset;
     }
-    out = assemble(plans_, inputs, kept);
+    return options_.limit < 0 || returned_ < options_.limit;
+  }
+
+  void assemble_batch(DecodedBatch& b, RecordBatch& out) {
+    std::vector<LeafInput> inputs;
+    for (size_t slot : out_slots_)
+      inputs.push_back({leaves_[slot], file_.schema().column(static_cast<size_t>(leaves_[slot])).max_definition_level,
+                        &b.leaves[slot]});
+    out = assemble(plans_, inputs, b.kept);
     if (!options_.row_index_column.empty()) {
       std::vector<int64_t> index;
-      index.reserve(static_cast<size_t>(kept));
-      for (int64_t r = 0; r < rows; ++r)
-        if (keep.empty() || keep[static_cast<size_t>(r)]) index.push_back(c.plan.first_row + first + r);
-      out.columns.push_back(row_index_array(index, kept));
-      out.num_rows = kept;
+      index.reserve(static_cast<size_t>(b.kept));
+      const int64_t first = b.group->first_row + b.first;
+      for (int64_t r = 0; r < b.rows; ++r)
+        if (b.keep.empty() || b.keep[static_cast<size_t>(r)]) index.push_back(first + r);
+      out.columns.push_back(row_index_array(index, b.kept));
+      out.num_rows = b.kept;
     }
-    return true;
   }
 
   Array row_index_array(const std::vector<int64_t>& index, int64_t rows) const {
@@ -508,27 +297,18 @@ class FileBatchReader final : public BatchSource {
   ReadOptions options_;
   FileLookups lookups_{file_, options_.pages};  // the plan's, kept for fetching
   ReadStats own_stats_;
-  std::mutex stats_mutex_;
+  std::mutex stats_mutex_;  // verdicts run on the pipeline's threads
   uint64_t start_bytes_ = 0;
   std::optional<filter::BoundFilter> filter_;
   std::vector<ArrayPlan> plans_;
   std::vector<int> leaves_;           // read, in schema order
   std::vector<size_t> out_slots_;     // the projection's leaves among leaves_
   std::vector<size_t> test_slots_;    // each filter test's leaf among leaves_
-  std::vector<size_t> all_slots_;     // 0 .. leaves_.size() - 1
-  std::vector<size_t> filter_slots_;  // the filter's leaves, read first
-  std::vector<size_t> late_slots_;    // the others, read for the rows the filter keeps
-  std::vector<bool> is_filter_slot_;
+  std::vector<bool> is_filter_slot_;  // read before the verdict
   ReadPlan plan_;
-  std::unique_ptr<GroupCursor> cursor_;
-  LeafReadCounters closed_;  // of the row groups done
-  size_t next_group_ = 0;
-  int64_t skipped_ = 0;   // rows dropped by the offset so far
-  int64_t returned_ = 0;  // rows handed out so far (ordered reads)
-  std::unique_ptr<ThreadPool> pool_;
-  std::deque<std::future<std::vector<RecordBatch>>> in_flight_;
-  std::vector<RecordBatch> ready_;
-  size_t ready_index_ = 0;
+  int64_t skipped_ = 0;                      // rows dropped by the offset so far
+  int64_t returned_ = 0;                     // rows kept so far
+  std::unique_ptr<BatchPipeline> pipeline_;  // last: its tasks use the members above
 };
 
 }  // namespace

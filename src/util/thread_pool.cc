@@ -14,6 +14,7 @@ ThreadPool::~ThreadPool() {
   }
   wake_.notify_all();
   for (auto& t : workers_) t.join();
+  for (auto& task : posted_) task();
 }
 
 void ThreadPool::run_items() {
@@ -40,14 +41,33 @@ void ThreadPool::run_items() {
 void ThreadPool::work() {
   unsigned seen = 0;
   for (;;) {
+    std::function<void()> task;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen || !posted_.empty(); });
       if (stop_) return;
-      seen = generation_;
+      if (generation_ == seen) {
+        task = std::move(posted_.front());
+        posted_.pop_front();
+      } else {
+        seen = generation_;
+      }
     }
-    run_items();
+    if (task) {
+      task();
+    } else {
+      run_items();
+    }
   }
+}
+
+void ThreadPool::post(std::function<void()> task) {
+  if (workers_.empty()) return task();
+  {
+    std::lock_guard lock(mutex_);
+    posted_.push_back(std::move(task));
+  }
+  wake_.notify_one();
 }
 
 void ThreadPool::parallel_for(size_t n, const std::function<void(size_t)>& fn) {

@@ -25,8 +25,14 @@ struct ReadOptions {
   // selects everything below it. Empty reads every column.
   std::vector<std::string> columns;
   PageReaderOptions pages;
-  // Column chunks decode in parallel on this many threads (1: the caller's).
+  // Column chunks decode in parallel on this many threads (1: the caller's),
+  // ahead of the caller by a few batches.
   int threads = 1;
+  // Bytes the read may hold at once (decoded batches in flight, fetched
+  // column chunks it owns); 0: no limit beyond the few batches decoded
+  // ahead. Decoding ahead narrows to fit; a read whose one batch and row
+  // group cannot fit fails with an error saying so.
+  int64_t memory_limit = 0;
 
   // Only rows for which the filter is true (SQL semantics: a comparison
   // with null is not true). Its columns need not be among `columns`.

@@ -1,10 +1,12 @@
-// A fixed set of worker threads for data-parallel loops: column chunks decode
-// side by side. parallel_for hands out indexes dynamically, so uneven columns
-// (a long string column beside small integers) balance themselves.
+// A fixed set of worker threads, the one thread mechanism of reads and
+// writes: data-parallel loops (parallel_for hands out indexes dynamically,
+// so uneven columns balance themselves) and posted tasks (a read's decoding
+// runs ahead of its caller on them).
 #pragma once
 
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -27,6 +29,12 @@ class ThreadPool {
   // caller; returns when all are done, rethrowing the first exception.
   void parallel_for(size_t n, const std::function<void(size_t)>& fn);
 
+  // Runs `task` on a worker when one is free, in posting order. The task
+  // must not throw; tasks still queued when the pool is destroyed run on
+  // the destroying thread, so whatever a task refers to must outlive the
+  // pool or wait for the task. Without workers the caller runs it at once.
+  void post(std::function<void()> task);
+
  private:
   void work();
   void run_items();
@@ -40,6 +48,7 @@ class ThreadPool {
   unsigned generation_ = 0;
   bool stop_ = false;
   std::exception_ptr error_;
+  std::deque<std::function<void()>> posted_;
 };
 
 }  // namespace parq

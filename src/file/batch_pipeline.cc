@@ -1,0 +1,474 @@
+// BatchPipeline; see batch_pipeline.h.
+//
+// One mutex guards the scheduling state (groups, the window, the
+// counters); tasks run outside it. A task owns what it works on while it
+// runs: a read task the lanes (batch, slot) it was given and their leaf
+// readers (marked busy), a verdict task its batch's early slots, an open or
+// fetch task its row group's readers still to be made. A lane of a later
+// batch waits for the same leaf's lane of an earlier batch of its row
+// group, because a leaf reader reads forwards only.
+#include "batch_pipeline.h"
+
+#include <algorithm>
+
+#include "../fetch/chunk_fetch.h"
+#include "../record/record_selection.h"
+#include "parq/error.h"
+
+namespace parq {
+namespace {
+
+// Late columns are read run by run only when the kept rows come in runs of
+// at least this many rows on average; shorter runs cost more in calls than
+// decoding the rows between them.
+constexpr int64_t kLateRunRows = 32;
+
+enum class Lane : uint8_t { kPending, kRunning, kDone };
+
+int64_t held_bytes(const LeafBatch& b) {
+  return static_cast<int64_t>(b.def.size() + b.rep.size() + b.values.fixed.size() + b.values.bytes.data_size() +
+                              (b.values.bytes.size() + 1) * sizeof(int32_t));
+}
+
+int64_t owned_bytes(const ChunkBytes& chunk) {
+  int64_t n = 0;
+  for (const auto& s : chunk.segments) n += static_cast<int64_t>(s.bytes.size());
+  return n;
+}
+
+}  // namespace
+
+struct BatchPipeline::Group {
+  const RowGroupPlan* plan = nullptr;
+  enum class State { kWaiting, kOpening, kOpen } state = State::kWaiting;
+  enum class Late { kWaiting, kFetching, kReady } late = Late::kWaiting;
+  std::vector<std::unique_ptr<LeafReader>> readers;  // per slot, once fetched
+  std::vector<int64_t> row;                          // per slot: the reader's next row
+  std::vector<uint8_t> busy;                         // per slot: a task reads it
+  std::vector<LeafReadCounters> counted;             // per slot: already in counters_
+  int64_t owned = 0;                                 // fetched bytes held (not views)
+  size_t live = 0;                                   // batches made, not handed out
+  size_t range = 0;                                  // batch making: the range it is in
+  int64_t next_row = 0;                              // and the next row
+  bool made_all = false;
+};
+
+struct BatchPipeline::Batch {
+  Group* group = nullptr;
+  uint64_t sequence = 0;
+  DecodedBatch data;
+  std::vector<Lane> lanes;  // per slot
+  size_t lanes_left = 0;
+  size_t early_left = 0;
+  enum class Verdict { kWaiting, kRunning, kDone } verdict = Verdict::kWaiting;
+  // For the late slots, from the verdict: (length, kept) runs of rows, and
+  // whether to decode every row and compact instead of reading the runs.
+  std::vector<std::pair<int64_t, bool>> runs;
+  bool dense = true;
+  int64_t bytes = 0;
+};
+
+BatchPipeline::BatchPipeline(PipelineConfig config, BatchVerdict verdict)
+    : config_(std::move(config)), verdict_(std::move(verdict)) {
+  if (!verdict_) config_.early.assign(config_.leaves.size(), true);
+  for (bool e : config_.early) has_late_ |= !e;
+  const auto& input = config_.file->input();
+  resident_ = input.view(0, 0).data() != nullptr;
+  if (config_.threads > 1) {
+    pool_ = std::make_unique<ThreadPool>(config_.threads);
+    max_window_ = 2 * static_cast<size_t>(config_.threads);
+  }
+}
+
+BatchPipeline::~BatchPipeline() {
+  std::unique_lock lock(mutex_);
+  stopping_ = true;
+  changed_.wait(lock, [&] { return drivers_ == 0; });
+}
+
+LeafReadCounters BatchPipeline::counters() const {
+  std::lock_guard lock(mutex_);
+  return counters_;
+}
+
+int64_t BatchPipeline::group_estimate(const RowGroupPlan& plan) const {
+  if (resident_) return 0;
+  int64_t n = 0;
+  const auto& chunks = config_.file->metadata().row_groups[plan.row_group].columns;
+  for (int leaf : config_.leaves) {
+    const auto& chunk = chunks[static_cast<size_t>(leaf)];
+    if (chunk.meta_data) n += std::max<int64_t>(0, chunk.meta_data->total_compressed_size);
+  }
+  return n;
+}
+
+// Cuts batches off the row groups' ranges while the window has room: the
+// first row group waiting to open stops it (its ranges are final only
+// once it is open).
+void BatchPipeline::make_batches() {
+  const ReadPlan& plan = *config_.plan;
+  const int64_t limit = config_.memory_limit;
+  while (!done_making_ && window_.size() < max_window_) {
+    if (limit > 0 && !window_.empty() && (batch_estimate_ == 0 || held_ + batch_estimate_ > limit)) return;
+    Group* g = groups_.empty() || groups_.back()->made_all ? nullptr : groups_.back().get();
+    if (g == nullptr) {
+      if (next_group_ >= plan.row_groups.size()) {
+        done_making_ = true;
+        return;
+      }
+      const RowGroupPlan& next = plan.row_groups[next_group_];
+      if (limit > 0 && !groups_.empty() && held_ + group_estimate(next) > limit) return;
+      auto fresh = std::make_unique<Group>();
+      fresh->plan = &next;
+      const size_t slots = config_.leaves.size();
+      fresh->readers.resize(slots);
+      fresh->row.assign(slots, 0);
+      fresh->busy.assign(slots, 0);
+      fresh->counted.resize(slots);
+      groups_.push_back(std::move(fresh));
+      ++next_group_;
+      return;  // its open task comes first
+    }
+    if (g->state != Group::State::kOpen) return;
+    const auto& ranges = g->plan->ranges;
+    while (g->range < ranges.size() && ranges[g->range].end <= g->next_row) ++g->range;
+    if (g->range >= ranges.size()) {
+      g->made_all = true;
+      close_front_groups();
+      continue;
+    }
+    auto b = std::make_unique<Batch>();
+    b->group = g;
+    b->sequence = batches_made_++;
+    b->data.group = g->plan;
+    b->data.first = std::max(g->next_row, ranges[g->range].begin);
+    b->data.rows = std::min(config_.batch_rows, ranges[g->range].end - b->data.first);
+    b->data.kept = b->data.rows;
+    b->data.leaves.resize(config_.leaves.size());
+    b->lanes.assign(config_.leaves.size(), Lane::kPending);
+    b->lanes_left = config_.leaves.size();
+    for (bool e : config_.early) b->early_left += e;
+    if (!verdict_) b->verdict = Batch::Verdict::kDone;
+    g->next_row = b->data.first + b->data.rows;
+    ++g->live;
+    window_.push_back(std::move(b));
+  }
+}
+
+// Row groups whose batches are all handed out, from the front.
+void BatchPipeline::close_front_groups() {
+  while (!groups_.empty() && groups_.front()->made_all && groups_.front()->live == 0) {
+    held_ -= groups_.front()->owned;
+    groups_.pop_front();
+  }
+}
+
+// The most urgent runnable task: a row group to open, then the earliest
+// batch's verdict or lanes (two lanes at a time, whose pages decompress
+// together).
+BatchPipeline::Task BatchPipeline::pick() {
+  make_batches();
+  Task t;
+  for (auto& g : groups_)
+    if (g->state == Group::State::kWaiting && !done_making_) {
+      g->state = Group::State::kOpening;
+      t.kind = Task::Kind::kOpen;
+      t.group = g.get();
+      return t;
+    }
+  for (auto& bp : window_) {
+    Batch& b = *bp;
+    Group& g = *b.group;
+    if (b.verdict == Batch::Verdict::kWaiting && b.early_left == 0 && b.sequence == next_verdict_) {
+      b.verdict = Batch::Verdict::kRunning;
+      t.kind = Task::Kind::kVerdict;
+      t.batch = &b;
+      return t;
+    }
+    for (size_t s = 0; s < b.lanes.size() && t.count < 2; ++s) {
+      if (b.lanes[s] != Lane::kPending || g.busy[s]) continue;
+      if (!config_.early[s]) {
+        if (b.verdict != Batch::Verdict::kDone) continue;
+        if (g.late != Group::Late::kReady) {
+          if (g.late == Group::Late::kWaiting && t.count == 0) {
+            g.late = Group::Late::kFetching;
+            t.kind = Task::Kind::kFetchLate;
+            t.group = &g;
+            return t;
+          }
+          continue;
+        }
+      }
+      t.slots[t.count++] = s;
+    }
+    if (t.count > 0) {
+      t.kind = Task::Kind::kRead;
+      t.batch = &b;
+      t.group = &g;
+      for (size_t k = 0; k < t.count; ++k) {
+        b.lanes[t.slots[k]] = Lane::kRunning;
+        g.busy[t.slots[k]] = 1;
+      }
+      return t;
+    }
+  }
+  return t;
+}
+
+bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 && b.verdict == Batch::Verdict::kDone; }
+
+void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
+  lock.unlock();
+  std::exception_ptr error;
+  try {
+    switch (task.kind) {
+      case Task::Kind::kOpen:
+        open(*task.group, false);
+        break;
+      case Task::Kind::kFetchLate:
+        open(*task.group, true);
+        break;
+      case Task::Kind::kRead:
+        read(*task.batch, task);
+        break;
+      case Task::Kind::kVerdict:
+        judge(*task.batch);
+        break;
+      case Task::Kind::kNone:
+        break;
+    }
+  } catch (...) {
+    error = std::current_exception();
+  }
+  lock.lock();
+  if (error && !error_) error_ = error;
+  if (!error) finish(task);
+  changed_.notify_all();
+  wake();
+}
+
+// Fetches the chunks of the row group's early slots (at its opening) or of
+// its late ones (when a batch first keeps a row), in one read, and makes
+// their leaf readers.
+void BatchPipeline::open(Group& g, bool late) {
+  const FileReader& file = *config_.file;
+  const RowGroupPlan& plan = *g.plan;
+  const bool all_rows = plan.ranges.size() == 1 && plan.ranges[0].begin == 0 && plan.ranges[0].end >= plan.num_rows;
+  std::vector<size_t> slots;
+  for (size_t s = 0; s < config_.leaves.size(); ++s)
+    if (config_.early[s] != late) slots.push_back(s);
+  std::vector<fetch::ChunkRequest> requests;
+  for (size_t s : slots) {
+    const auto column = static_cast<size_t>(config_.leaves[s]);
+    const format::OffsetIndex* index = nullptr;
+    if (!all_rows && config_.use_offset_index && config_.lookups != nullptr)
+      if (auto pi = config_.lookups->page_index(plan.row_group, column)) index = pi->offset_index;
+    try {
+      requests.push_back(fetch::chunk_request(file.metadata(), plan.row_group, column, file.input().size(), index,
+                                              plan.ranges, plan.num_rows));
+    } catch (const Error& e) {
+      throw Error(file.name() + ": column " + file.schema().column(column).dotted_path() + ", row group " +
+                  std::to_string(plan.row_group) + ": " + e.what());
+    }
+  }
+  std::vector<ChunkBytes> bytes = fetch::fetch_chunks(file.input(), requests);
+  int64_t owned = 0;
+  for (size_t k = 0; k < slots.size(); ++k) {
+    if (!resident_) owned += owned_bytes(bytes[k]);
+    g.readers[slots[k]] = std::make_unique<LeafReader>(
+        std::move(bytes[k]), file.name(), file.metadata(), plan.row_group,
+        file.schema().column(static_cast<size_t>(config_.leaves[slots[k]])), config_.pages);
+  }
+  std::lock_guard lock(mutex_);
+  g.owned += owned;
+  held_ += owned;
+}
+
+void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_t wanted) const {
+  if (got == wanted) return;
+  const FileReader& file = *config_.file;
+  throw Error(file.name() + ": row group " + std::to_string(g.plan->row_group) + ": column " +
+              g.readers[slot]->column().dotted_path() + " ends after " + std::to_string(g.row[slot] + got) +
+              " records where the row group has " + std::to_string(g.plan->num_rows));
+}
+
+// Reads the task's lanes: every row for an early slot (or a late one whose
+// batch keeps every row); for a late slot, the kept rows, by runs or by
+// decoding all and compacting (see Batch::dense). Rows the plan or the
+// verdict left out since the reader's last batch are skipped first.
+void BatchPipeline::read(Batch& b, const Task& task) {
+  Group& g = *b.group;
+  DecodedBatch& d = b.data;
+  std::vector<PageDecompression> staged;
+  bool all_rows[2] = {true, true};
+  for (size_t k = 0; k < task.count; ++k) {
+    const size_t s = task.slots[k];
+    LeafReader& reader = *g.readers[s];
+    if (const int64_t gap = d.first - g.row[s]; gap > 0) {
+      check_count(g, s, reader.skip_records(gap), gap);
+      g.row[s] += gap;
+    }
+    all_rows[k] = config_.early[s] || d.kept == d.rows;
+    PageDecompression job;
+    if ((all_rows[k] || b.dense) && reader.stage_page(job)) staged.push_back(job);
+  }
+  run_decompressions(staged);
+  const FileReader& file = *config_.file;
+  for (size_t k = 0; k < task.count; ++k) {
+    const size_t s = task.slots[k];
+    LeafReader& reader = *g.readers[s];
+    LeafBatch& out = d.leaves[s];
+    out.clear();
+    if (all_rows[k]) {
+      check_count(g, s, reader.read_records(d.rows, out), d.rows);
+    } else if (b.dense) {
+      check_count(g, s, reader.read_records(d.rows, out), d.rows);
+      keep_records(out, file.schema().column(static_cast<size_t>(config_.leaves[s])), d.keep.data(), d.rows);
+    } else {
+      for (const auto& [length, kept] : b.runs)
+        check_count(g, s, kept ? reader.read_records(length, out) : reader.skip_records(length), length);
+    }
+    g.row[s] = d.first + d.rows;
+  }
+}
+
+// Runs the verdict, then plans how the late slots read the batch.
+void BatchPipeline::judge(Batch& b) {
+  const bool more = verdict_(b.data);
+  DecodedBatch& d = b.data;
+  if (d.kept > 0 && d.kept < d.rows && has_late_) {
+    for (int64_t r = 0; r < d.rows; ++r) {
+      const bool k = d.keep[static_cast<size_t>(r)] != 0;
+      if (!b.runs.empty() && b.runs.back().second == k) {
+        ++b.runs.back().first;
+      } else {
+        b.runs.push_back({1, k});
+      }
+    }
+    b.dense = d.kept * 2 >= d.rows || static_cast<int64_t>(b.runs.size()) * kLateRunRows > d.rows;
+    if (b.dense) b.runs.clear();
+  }
+  std::lock_guard lock(mutex_);
+  if (!more) done_making_ = true;
+}
+
+// Under the lock, after a task: marks what it did.
+void BatchPipeline::finish(const Task& task) {
+  switch (task.kind) {
+    case Task::Kind::kOpen:
+      task.group->state = Group::State::kOpen;
+      if (!has_late_) task.group->late = Group::Late::kReady;
+      break;
+    case Task::Kind::kFetchLate:
+      task.group->late = Group::Late::kReady;
+      break;
+    case Task::Kind::kRead: {
+      Batch& b = *task.batch;
+      Group& g = *task.group;
+      for (size_t k = 0; k < task.count; ++k) {
+        const size_t s = task.slots[k];
+        b.lanes[s] = Lane::kDone;
+        --b.lanes_left;
+        if (config_.early[s]) --b.early_left;
+        g.busy[s] = 0;
+        const LeafReadCounters& now = g.readers[s]->counters();
+        LeafReadCounters& seen = g.counted[s];
+        counters_.pages_decompressed += now.pages_decompressed - seen.pages_decompressed;
+        counters_.pages_skipped += now.pages_skipped - seen.pages_skipped;
+        counters_.values_decoded += now.values_decoded - seen.values_decoded;
+        counters_.values_skipped += now.values_skipped - seen.values_skipped;
+        seen = now;
+        const int64_t bytes = held_bytes(b.data.leaves[s]);
+        b.bytes += bytes;
+        held_ += bytes;
+      }
+      break;
+    }
+    case Task::Kind::kVerdict: {
+      Batch& b = *task.batch;
+      b.verdict = Batch::Verdict::kDone;
+      ++next_verdict_;
+      if (b.data.kept == 0)
+        for (size_t s = 0; s < b.lanes.size(); ++s)
+          if (b.lanes[s] == Lane::kPending) {
+            b.lanes[s] = Lane::kDone;
+            --b.lanes_left;
+          }
+      // The early slots may have been compacted.
+      int64_t bytes = 0;
+      for (size_t s = 0; s < b.lanes.size(); ++s)
+        if (config_.early[s]) bytes += held_bytes(b.data.leaves[s]);
+      held_ += bytes - b.bytes;
+      b.bytes = bytes;
+      break;
+    }
+    case Task::Kind::kNone:
+      break;
+  }
+}
+
+// Puts idle workers to work; each runs tasks until none is runnable.
+void BatchPipeline::wake() {
+  if (!pool_ || stopping_ || error_) return;
+  while (drivers_ < pool_->size() - 1) {
+    ++drivers_;
+    pool_->post([this] { drive(); });
+  }
+}
+
+void BatchPipeline::drive() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_ && !error_) {
+    const Task t = pick();
+    if (t.kind == Task::Kind::kNone) break;
+    run(t, lock);
+  }
+  --drivers_;
+  changed_.notify_all();
+}
+
+bool BatchPipeline::next(DecodedBatch& out) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (error_) std::rethrow_exception(error_);
+    if (!window_.empty() && complete(*window_.front())) {
+      Batch& b = *window_.front();
+      if (config_.memory_limit > 0 && b.bytes + b.group->owned > config_.memory_limit) {
+        error_ = std::make_exception_ptr(
+            Error(config_.file->name() + ": row group " + std::to_string(b.group->plan->row_group) + ": a batch of " +
+                  std::to_string(b.data.rows) + " rows needs " + std::to_string(b.bytes + b.group->owned) +
+                  " bytes, more than the memory limit of " + std::to_string(config_.memory_limit) +
+                  " bytes (a smaller batch size may fit)"));
+        std::rethrow_exception(error_);
+      }
+      batch_estimate_ = std::max(batch_estimate_, b.bytes);
+      held_ -= b.bytes;
+      out = std::move(b.data);
+      --b.group->live;
+      window_.pop_front();
+      close_front_groups();
+      wake();
+      return true;
+    }
+    const Task t = pick();
+    if (t.kind != Task::Kind::kNone) {
+      run(t, lock);
+      continue;
+    }
+    if (window_.empty() && done_making_) {
+      // Every batch is handed out; row groups the verdict stopped short
+      // close once no task opens them.
+      const bool opening =
+          std::any_of(groups_.begin(), groups_.end(), [](const auto& g) { return g->state == Group::State::kOpening; });
+      if (!opening) {
+        groups_.clear();
+        held_ = 0;
+        return false;
+      }
+    }
+    wake();
+    changed_.wait(lock);
+  }
+}
+
+}  // namespace parq

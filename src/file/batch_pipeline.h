@@ -1,0 +1,127 @@
+// The decode stage of a read: the plan's row groups cut into batches, each
+// batch decoded leaf by leaf as tasks on the pool's threads, ahead of the
+// caller and handed out in file order.
+//
+// Work is split by column chunk and batch, not by row group: a file with a
+// few large row groups keeps every thread busy, and no thread decodes a
+// whole row group ahead. How far ahead the tasks may run is a window of
+// batches, narrowed further by a memory limit. A row group's column chunks
+// are fetched when its first batch enters the window; with a filter, the
+// chunks of the columns that wait for its verdict are fetched only when a
+// batch of the row group keeps a row.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "../column/leaf_reader.h"
+#include "../plan/planner.h"
+#include "parq/file/file_reader.h"
+#include "parq/plan/read_plan.h"
+#include "parq/util/thread_pool.h"
+
+namespace parq {
+
+// A batch of records of one row group, as its leaves decoded them.
+struct DecodedBatch {
+  const RowGroupPlan* group = nullptr;
+  int64_t first = 0;  // in the row group
+  int64_t rows = 0;
+  // Per slot (PipelineConfig::leaves). Before the verdict, early slots
+  // hold every row; after it, late slots hold the kept rows only.
+  std::vector<LeafBatch> leaves;
+  std::vector<uint8_t> keep;  // per row, set by the verdict; empty: every row kept
+  int64_t kept = 0;
+};
+
+struct PipelineConfig {
+  const FileReader* file = nullptr;
+  const ReadPlan* plan = nullptr;
+  std::vector<int> leaves;  // the schema leaf of each slot
+  // Per slot: decoded before the verdict (the filter's columns). With no
+  // verdict every slot is early.
+  std::vector<bool> early;
+  int64_t batch_rows = 0;
+  int threads = 1;
+  int64_t memory_limit = 0;  // bytes; 0: only the window bounds the read
+  PageReaderOptions pages;
+  bool use_offset_index = true;  // fetch only the pages of planned rows
+  plan::ChunkLookups* lookups = nullptr;
+};
+
+// Decides which rows of a batch are kept, from its early slots: sets keep
+// and kept, and may compact the early slots to the kept rows. Called for
+// one batch at a time in file order, so it may count across batches (an
+// offset, a limit). Returns false when no later batch can keep a row.
+using BatchVerdict = std::function<bool(DecodedBatch&)>;
+
+class BatchPipeline {
+ public:
+  // Without a verdict (null) every row of every batch is kept.
+  BatchPipeline(PipelineConfig config, BatchVerdict verdict);
+  ~BatchPipeline();
+  BatchPipeline(const BatchPipeline&) = delete;
+  BatchPipeline& operator=(const BatchPipeline&) = delete;
+
+  // The next batch in file order; false after the last. Rethrows the first
+  // error of any task.
+  bool next(DecodedBatch& out);
+
+  // What the leaf readers have done so far.
+  LeafReadCounters counters() const;
+
+ private:
+  struct Group;
+  struct Batch;
+  struct Task {
+    enum class Kind { kNone, kOpen, kFetchLate, kRead, kVerdict } kind = Kind::kNone;
+    Group* group = nullptr;
+    Batch* batch = nullptr;
+    size_t slots[2] = {0, 0};
+    size_t count = 0;
+  };
+
+  void make_batches();
+  Task pick();
+  void run(const Task& task, std::unique_lock<std::mutex>& lock);
+  void open(Group& g, bool late);
+  void read(Batch& b, const Task& task);
+  void judge(Batch& b);
+  void finish(const Task& task);
+  void close_front_groups();
+  void wake();
+  void drive();
+  bool complete(const Batch& b) const;
+  void check_count(const Group& g, size_t slot, int64_t got, int64_t wanted) const;
+  int64_t group_estimate(const RowGroupPlan& plan) const;
+
+  PipelineConfig config_;
+  BatchVerdict verdict_;
+  bool has_late_ = false;
+  bool resident_ = false;  // the input hands out views: fetched bytes cost no memory
+  size_t max_window_ = 1;
+  std::unique_ptr<ThreadPool> pool_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::unique_ptr<Group>> groups_;  // open or opening, in file order
+  std::deque<std::unique_ptr<Batch>> window_;  // made and not handed out, in file order
+  size_t next_group_ = 0;                      // in config_.plan->row_groups
+  uint64_t batches_made_ = 0;
+  uint64_t next_verdict_ = 0;  // the batch whose verdict runs next
+  bool done_making_ = false;   // every batch made, or the verdict wants no more
+  int64_t held_ = 0;           // fetched bytes owned and decoded bytes, of what is in flight
+  int64_t batch_estimate_ = 0;
+  int drivers_ = 0;
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  LeafReadCounters counters_;
+};
+
+}  // namespace parq
