@@ -3,7 +3,15 @@
 // and long strings) as SNAPPY, ZSTD and uncompressed Parquet, plus a wide and
 // a narrow numeric file. Deterministic (hash-derived values), so reruns give
 // the same files.
+// Then the DuckDB-written lineitem rewritten by other writers from npm, each
+// with its default layout apart from the codec (peer_generate.mjs): Polars
+// (17 row groups of 368,640 rows, 1 MiB pages: 1-10 per chunk) as SNAPPY and
+// ZSTD, and arrow-rs through parquet-wasm (6 row groups of 1 Mi rows, pages
+// of about 20,000 rows: 32-44 per chunk) as SNAPPY. These writers give the
+// same bytes on every run too (checked with cmp).
+// A file that exists is kept as it is.
 import { DuckDBInstance } from '@duckdb/node-api';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 
 export const dataDir = new URL('./data/', import.meta.url).pathname;
@@ -41,18 +49,42 @@ export const files = [
   { name: 'lineitem_none.parquet', query: lineitem, codec: 'uncompressed' },
   { name: 'wide_snappy.parquet', query: wide, codec: 'snappy' },
   { name: 'narrow_snappy.parquet', query: narrow, codec: 'snappy' },
+  // Rewritten by a peer (`writer`) from `source`, a file listed above it.
+  { name: 'lineitem_polars_snappy.parquet', writer: 'polars', source: 'lineitem_snappy.parquet', codec: 'snappy' },
+  { name: 'lineitem_polars_zstd.parquet', writer: 'polars', source: 'lineitem_snappy.parquet', codec: 'zstd' },
+  { name: 'lineitem_arrowrs_snappy.parquet', writer: 'arrowrs', source: 'lineitem_snappy.parquet', codec: 'snappy' },
 ];
 
-export async function generate() {
+// The files whose names contain one of the comma-separated words of `filter`
+// (all files if it is empty or absent), e.g. "polars,arrowrs".
+export function selectFiles(filter) {
+  const words = (filter ?? '').split(',').map((w) => w.trim()).filter((w) => w);
+  return words.length ? files.filter((f) => words.some((w) => f.name.includes(w))) : files;
+}
+
+// Writes the files of `wanted` (all by default) that are missing, and the
+// sources they are rewritten from.
+export async function generate(wanted = files) {
   mkdirSync(dataDir, { recursive: true });
-  const db = await DuckDBInstance.create(':memory:');
-  const con = await db.connect();
+  const needed = new Set(wanted.map((f) => f.name));
+  for (const f of [...files].reverse()) if (needed.has(f.name) && f.source) needed.add(f.source);
+  let db, con;
   for (const f of files) {
     const path = dataDir + f.name;
-    if (existsSync(path)) continue;
+    if (!needed.has(f.name) || existsSync(path)) continue;
     process.stderr.write(`generating ${f.name}\n`);
+    if (f.writer) {
+      const script = new URL('./peer_generate.mjs', import.meta.url).pathname;
+      execFileSync(process.execPath, [script, f.writer, dataDir + f.source, f.codec, path], { stdio: 'inherit' });
+      continue;
+    }
+    if (!con) {
+      db = await DuckDBInstance.create(':memory:');
+      con = await db.connect();
+    }
     await con.run(`COPY (${f.query}) TO '${path}' (FORMAT parquet, COMPRESSION ${f.codec})`);
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await generate();
+// PARQ_BENCH_FILES (words of file names, comma-separated) limits what is made.
+if (import.meta.url === `file://${process.argv[1]}`) await generate(selectFiles(process.env.PARQ_BENCH_FILES));
