@@ -3,13 +3,14 @@
 // One mutex guards the scheduling state (groups, the window, the
 // counters); tasks run outside it. A task owns what it works on while it
 // runs: a read task the lanes (batch, slot) it was given and their leaf
-// readers (marked busy), a verdict task its batch's early slots, an open or
+// readers (marked busy), a verdict task its batch's slots read so far, an open or
 // fetch task its row group's readers still to be made. A lane of a later
 // batch waits for the same leaf's lane of an earlier batch of its row
 // group, because a leaf reader reads forwards only.
 #include "batch_pipeline.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "../fetch/chunk_fetch.h"
 #include "../record/record_selection.h"
@@ -59,18 +60,19 @@ struct BatchPipeline::Batch {
   DecodedBatch data;
   std::vector<Lane> lanes;  // per slot
   size_t lanes_left = 0;
-  size_t early_left = 0;
-  enum class Verdict { kWaiting, kRunning, kDone } verdict = Verdict::kWaiting;
-  // For the late slots, from the verdict: (length, kept) runs of rows, and
-  // whether to decode every row and compact instead of reading the runs.
+  int stages = 0;  // of the filter (0: none)
+  int judged = 0;  // stages whose verdict is done
+  bool judging = false;
+  // For the slots read after a verdict, from it: (length, kept) runs of
+  // rows, and whether to decode every row and compact instead of reading
+  // the runs.
   std::vector<std::pair<int64_t, bool>> runs;
   bool dense = true;
   int64_t bytes = 0;
 };
 
-BatchPipeline::BatchPipeline(PipelineConfig config, BatchVerdict verdict)
-    : config_(std::move(config)), verdict_(std::move(verdict)) {
-  if (!verdict_) config_.early.assign(config_.leaves.size(), true);
+BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_(std::move(config)), judge_(judge) {
+  if (!judge_) config_.early.assign(config_.leaves.size(), true);
   for (bool e : config_.early) has_late_ |= !e;
   const auto& input = config_.file->input();
   resident_ = input.view(0, 0).data() != nullptr;
@@ -145,10 +147,14 @@ void BatchPipeline::make_batches() {
     b->data.rows = std::min(config_.batch_rows, ranges[g->range].end - b->data.first);
     b->data.kept = b->data.rows;
     b->data.leaves.resize(config_.leaves.size());
+    b->data.stage.assign(config_.leaves.size(), 0);
     b->lanes.assign(config_.leaves.size(), Lane::kPending);
     b->lanes_left = config_.leaves.size();
-    for (bool e : config_.early) b->early_left += e;
-    if (!verdict_) b->verdict = Batch::Verdict::kDone;
+    if (judge_) {
+      for (size_t s = 0; s < config_.leaves.size(); ++s)
+        if (!config_.early[s]) b->data.stage[s] = BatchJudge::kAfterVerdict;
+      b->stages = std::max(1, judge_->stage_slots(b->data.stage));
+    }
     g->next_row = b->data.first + b->data.rows;
     ++g->live;
     window_.push_back(std::move(b));
@@ -161,6 +167,33 @@ void BatchPipeline::close_front_groups() {
     held_ -= groups_.front()->owned;
     groups_.pop_front();
   }
+}
+
+// A lane may be read once the verdicts before its stage are done, and the
+// same leaf's lanes of the row group's earlier batches are read (a slot's
+// stage may differ from batch to batch).
+bool BatchPipeline::lane_ready(const Batch& b, size_t slot) const {
+  const uint8_t stage = b.data.stage[slot];
+  if ((stage == BatchJudge::kAfterVerdict ? b.stages : stage) > b.judged) return false;
+  for (const auto& other : window_) {
+    if (other.get() == &b) break;
+    if (other->group == b.group && other->lanes[slot] != Lane::kDone) return false;
+  }
+  return true;
+}
+
+// The next verdict of a batch may run once its stage's lanes are read;
+// an ordered final verdict also waits for those of the batches before.
+bool BatchPipeline::judgement_ready(const Batch& b) const {
+  if (b.judging || b.judged >= b.stages) return false;
+  for (size_t s = 0; s < b.lanes.size(); ++s)
+    if (b.data.stage[s] == b.judged && b.lanes[s] != Lane::kDone) return false;
+  if (b.judged + 1 == b.stages && judge_->ordered())
+    for (const auto& other : window_) {
+      if (other.get() == &b) break;
+      if (other->judged < other->stages) return false;
+    }
+  return true;
 }
 
 // The most urgent runnable task: a row group to open, then the earliest
@@ -179,16 +212,15 @@ BatchPipeline::Task BatchPipeline::pick() {
   for (auto& bp : window_) {
     Batch& b = *bp;
     Group& g = *b.group;
-    if (b.verdict == Batch::Verdict::kWaiting && b.early_left == 0 && b.sequence == next_verdict_) {
-      b.verdict = Batch::Verdict::kRunning;
+    if (judgement_ready(b)) {
+      b.judging = true;
       t.kind = Task::Kind::kVerdict;
       t.batch = &b;
       return t;
     }
     for (size_t s = 0; s < b.lanes.size() && t.count < 2; ++s) {
-      if (b.lanes[s] != Lane::kPending || g.busy[s]) continue;
+      if (b.lanes[s] != Lane::kPending || g.busy[s] || !lane_ready(b, s)) continue;
       if (!config_.early[s]) {
-        if (b.verdict != Batch::Verdict::kDone) continue;
         if (g.late != Group::Late::kReady) {
           if (g.late == Group::Late::kWaiting && t.count == 0) {
             g.late = Group::Late::kFetching;
@@ -215,7 +247,7 @@ BatchPipeline::Task BatchPipeline::pick() {
   return t;
 }
 
-bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 && b.verdict == Batch::Verdict::kDone; }
+bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 && b.judged == b.stages; }
 
 void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   lock.unlock();
@@ -292,10 +324,10 @@ void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_
               " records where the row group has " + std::to_string(g.plan->num_rows));
 }
 
-// Reads the task's lanes: every row for an early slot (or a late one whose
-// batch keeps every row); for a late slot, the kept rows, by runs or by
-// decoding all and compacting (see Batch::dense). Rows the plan or the
-// verdict left out since the reader's last batch are skipped first.
+// Reads the task's lanes: every row while the batch keeps every row (stage
+// 0 always), else the kept rows, by runs or by decoding all and compacting
+// (see Batch::dense). Rows the plan or the verdicts left out since the
+// reader's last batch are skipped first.
 void BatchPipeline::read(Batch& b, const Task& task) {
   Group& g = *b.group;
   DecodedBatch& d = b.data;
@@ -308,7 +340,7 @@ void BatchPipeline::read(Batch& b, const Task& task) {
       check_count(g, s, reader.skip_records(gap), gap);
       g.row[s] += gap;
     }
-    all_rows[k] = config_.early[s] || d.kept == d.rows;
+    all_rows[k] = d.kept == d.rows;
     PageDecompression job;
     if ((all_rows[k] || b.dense) && reader.stage_page(job)) staged.push_back(job);
   }
@@ -319,24 +351,34 @@ void BatchPipeline::read(Batch& b, const Task& task) {
     LeafReader& reader = *g.readers[s];
     LeafBatch& out = d.leaves[s];
     out.clear();
+    const auto start = std::chrono::steady_clock::now();
     if (all_rows[k]) {
       check_count(g, s, reader.read_records(d.rows, out), d.rows);
     } else if (b.dense) {
       check_count(g, s, reader.read_records(d.rows, out), d.rows);
       keep_records(out, file.schema().column(static_cast<size_t>(config_.leaves[s])), d.keep.data(), d.rows);
     } else {
-      for (const auto& [length, kept] : b.runs)
+      for (const auto& [length, kept] : b.runs) {
         check_count(g, s, kept ? reader.read_records(length, out) : reader.skip_records(length), length);
+        g.row[s] += length;
+      }
     }
     g.row[s] = d.first + d.rows;
+    if (judge_ && config_.early[s])
+      judge_->measured(
+          s, d.rows,
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
   }
 }
 
-// Runs the verdict, then plans how the late slots read the batch.
+// Runs the batch's next verdict, then plans how the slots after it read
+// the batch.
 void BatchPipeline::judge(Batch& b) {
-  const bool more = verdict_(b.data);
+  const bool more = judge_->judge(b.data, b.judged, b.stages);
   DecodedBatch& d = b.data;
-  if (d.kept > 0 && d.kept < d.rows && has_late_) {
+  b.runs.clear();
+  b.dense = true;
+  if (d.kept > 0 && d.kept < d.rows) {
     for (int64_t r = 0; r < d.rows; ++r) {
       const bool k = d.keep[static_cast<size_t>(r)] != 0;
       if (!b.runs.empty() && b.runs.back().second == k) {
@@ -369,7 +411,6 @@ void BatchPipeline::finish(const Task& task) {
         const size_t s = task.slots[k];
         b.lanes[s] = Lane::kDone;
         --b.lanes_left;
-        if (config_.early[s]) --b.early_left;
         g.busy[s] = 0;
         const LeafReadCounters& now = g.readers[s]->counters();
         LeafReadCounters& seen = g.counted[s];
@@ -386,18 +427,21 @@ void BatchPipeline::finish(const Task& task) {
     }
     case Task::Kind::kVerdict: {
       Batch& b = *task.batch;
-      b.verdict = Batch::Verdict::kDone;
-      ++next_verdict_;
-      if (b.data.kept == 0)
+      b.judging = false;
+      ++b.judged;
+      if (b.data.kept == 0) {
+        // Nothing left to read; the later verdicts have nothing to judge.
         for (size_t s = 0; s < b.lanes.size(); ++s)
           if (b.lanes[s] == Lane::kPending) {
             b.lanes[s] = Lane::kDone;
             --b.lanes_left;
           }
-      // The early slots may have been compacted.
+        b.judged = b.stages;
+      }
+      // The slots read so far may have been compacted.
       int64_t bytes = 0;
       for (size_t s = 0; s < b.lanes.size(); ++s)
-        if (config_.early[s]) bytes += held_bytes(b.data.leaves[s]);
+        if (b.lanes[s] == Lane::kDone) bytes += held_bytes(b.data.leaves[s]);
       held_ += bytes - b.bytes;
       b.bytes = bytes;
       break;

@@ -149,6 +149,38 @@ TEST(BatchPipeline, OffsetAndLimitWithAFilterOnSeveralThreads) {
   }
 }
 
+// A conjunction is judged in stages, the conjunct that is cheap and drops
+// most rows first, as measured: the long strings are then decoded only
+// for the rows the cheap test keeps.
+TEST(BatchPipeline, ConjunctsAreJudgedCheapAndSelectiveFirst) {
+  const std::vector<uint8_t> bytes = make_file(small_groups());
+  auto file = FileReader::open(io::memory_input(bytes));
+  ReadOptions options;
+  options.batch_rows = 100;
+  options.columns = {"id"};
+  options.row_index_column = "row";
+  options.pruning = {false, false, false, false};
+  // Not a conjunction at the top: every filter column is read for every row.
+  options.filter = filter::parse_filter("(s >= 'value-5' AND id BETWEEN 1000 AND 1299) OR id < 0");
+  ReadStats whole;
+  options.stats = &whole;
+  const std::string expected = rows_of(*file, options);
+  ASSERT_FALSE(expected.empty());
+  EXPECT_GE(whole.values_decoded, 2 * kRows);  // id and s for every row
+  for (int threads : {1, 2}) {
+    ReadStats staged;
+    ReadOptions o = options;
+    o.threads = threads;
+    o.stats = &staged;
+    o.filter = filter::parse_filter("s >= 'value-5' AND id BETWEEN 1000 AND 1299");
+    EXPECT_EQ(rows_of(*file, o), expected);
+    // id for every row, s mostly for the rows id keeps.
+    EXPECT_LT(staged.values_decoded, kRows + kRows / 2) << threads << " threads";
+    EXPECT_EQ(staged.rows_decoded, kRows);
+    EXPECT_EQ(staged.rows_filtered + staged.rows_returned, kRows);
+  }
+}
+
 TEST(BatchPipeline, AMemoryLimitNarrowsTheReadAheadOrSaysItCannotFit) {
   const std::vector<uint8_t> bytes = make_file(small_groups());
   // An input without views: the fetched chunks count against the limit.
