@@ -125,7 +125,7 @@ int FilterJudge::stage_of(const Conjunct& c, const std::vector<uint8_t>& stage) 
 bool FilterJudge::judge(DecodedBatch& b, int stage, int stages) {
   const bool last = stage + 1 == stages;
   if (stage == 0) {
-    b.keep.assign(static_cast<size_t>(b.rows), 1);
+    b.keep.clear();  // every row, until narrowed
     b.kept = b.rows;
   }
   // The rows still kept, in order: every slot read so far holds exactly
@@ -140,7 +140,7 @@ bool FilterJudge::judge(DecodedBatch& b, int stage, int stages) {
     const Conjunct& c = conjuncts_[i];
     if (stage_of(c, b.stage) != stage) continue;
     for (size_t t : c.tests) {
-      if (!truths[t].empty() || n == 0) continue;
+      if (!truths[t].empty()) continue;
       const auto slot = static_cast<size_t>(
           std::lower_bound(slot_leaves_.begin(), slot_leaves_.end(), tests[t].column) - slot_leaves_.begin());
       const LeafBatch& leaf = b.leaves[slot];
@@ -151,12 +151,16 @@ bool FilterJudge::judge(DecodedBatch& b, int stage, int stages) {
       filter::evaluate_test(tests[t], values, leaf.def.empty() ? nullptr : leaf.def_levels(),
                             column.max_definition_level, n, truths[t].data());
     }
-    filter::evaluate_tree(*c.node, truths, n, verdict.data());
+    // A lone test's truths are the conjunct's verdict.
+    const bool lone = c.node->kind == filter::FilterNode::Kind::kTest;
+    if (!lone) filter::evaluate_tree(*c.node, truths, n, verdict.data());
+    const uint8_t* v = lone ? truths[c.node->test].data() : verdict.data();
     int64_t count = 0;
+    uint8_t* rel = relative.data();
     for (size_t r = 0; r < static_cast<size_t>(n); ++r) {
-      const bool pass = verdict[r] == filter::kRowTrue;
+      const uint8_t pass = v[r] == filter::kRowTrue;
       count += pass;
-      relative[r] &= static_cast<uint8_t>(pass);
+      rel[r] &= pass;
     }
     passed.push_back({i, count});
   }
@@ -199,9 +203,13 @@ bool FilterJudge::judge(DecodedBatch& b, int stage, int stages) {
 void FilterJudge::narrow(DecodedBatch& b, int stage, const std::vector<uint8_t>& relative, int64_t now_kept) {
   const int64_t n = b.kept;
   if (now_kept == n) return;
-  size_t j = 0;
-  for (auto& k : b.keep)
-    if (k) k = relative[j++];
+  if (b.keep.empty()) {
+    b.keep = relative;  // narrowing every row
+  } else {
+    size_t j = 0;
+    for (auto& k : b.keep)
+      if (k) k = relative[j++];
+  }
   b.kept = now_kept;
   if (now_kept == 0) return;
   for (size_t s = 0; s < b.leaves.size(); ++s)
