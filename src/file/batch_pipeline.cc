@@ -24,6 +24,8 @@ namespace {
 // decoding the rows between them.
 constexpr int64_t kLateRunRows = 32;
 
+constexpr int64_t kAheadBytesPerThread = int64_t{64} << 20;
+
 enum class Lane : uint8_t { kPending, kRunning, kDone };
 
 int64_t held_bytes(const LeafBatch& b) {
@@ -109,7 +111,10 @@ int64_t BatchPipeline::group_estimate(const RowGroupPlan& plan) const {
 // once it is open).
 void BatchPipeline::make_batches() {
   const ReadPlan& plan = *config_.plan;
-  const int64_t limit = config_.memory_limit;
+  // Without a limit, decoding ahead still stops at a budget per thread:
+  // batches of wide rows are large, and a window of them would hold far
+  // more than the threads need to stay busy.
+  const int64_t limit = config_.memory_limit > 0 ? config_.memory_limit : kAheadBytesPerThread * config_.threads;
   while (!done_making_ && window_.size() < max_window_) {
     if (limit > 0 && !window_.empty() && (batch_estimate_ == 0 || held_ + batch_estimate_ > limit)) return;
     Group* g = groups_.empty() || groups_.back()->made_all ? nullptr : groups_.back().get();
