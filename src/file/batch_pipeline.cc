@@ -14,6 +14,7 @@
 
 #include "../fetch/chunk_fetch.h"
 #include "../record/record_selection.h"
+#include "parq/encoding/byte_array_batch.h"
 #include "parq/error.h"
 
 namespace parq {
@@ -43,6 +44,8 @@ int64_t owned_bytes(const ChunkBytes& chunk) {
 
 struct BatchPipeline::Group {
   const RowGroupPlan* plan = nullptr;
+  size_t plan_index = 0;  // in ReadPlan::row_groups
+  int64_t batch_rows = 0;
   enum class State { kWaiting, kOpening, kOpen } state = State::kWaiting;
   enum class Late { kWaiting, kFetching, kReady } late = Late::kWaiting;
   std::vector<std::unique_ptr<LeafReader>> readers;  // per slot, once fetched
@@ -65,6 +68,7 @@ struct BatchPipeline::Batch {
   int stages = 0;  // of the filter (0: none)
   int judged = 0;  // stages whose verdict is done
   bool judging = false;
+  bool final_judged = false;  // the last stage's verdict ran (counting offset and limit)
   // For the slots read after a verdict, from it: (length, kept) runs of
   // rows, and whether to decode every row and compact instead of reading
   // the runs.
@@ -115,7 +119,7 @@ void BatchPipeline::make_batches() {
   // batches of wide rows are large, and a window of them would hold far
   // more than the threads need to stay busy.
   const int64_t limit = config_.memory_limit > 0 ? config_.memory_limit : kAheadBytesPerThread * config_.threads;
-  while (!done_making_ && window_.size() < max_window_) {
+  while (!done_making_ && !stopped_ && window_.size() < max_window_) {
     if (limit > 0 && !window_.empty() && (batch_estimate_ == 0 || held_ + batch_estimate_ > limit)) return;
     Group* g = groups_.empty() || groups_.back()->made_all ? nullptr : groups_.back().get();
     if (g == nullptr) {
@@ -127,6 +131,8 @@ void BatchPipeline::make_batches() {
       if (limit > 0 && !groups_.empty() && held_ + group_estimate(next) > limit) return;
       auto fresh = std::make_unique<Group>();
       fresh->plan = &next;
+      fresh->plan_index = next_group_;
+      fresh->batch_rows = first_batch_rows(next);
       const size_t slots = config_.leaves.size();
       fresh->readers.resize(slots);
       fresh->row.assign(slots, 0);
@@ -149,7 +155,7 @@ void BatchPipeline::make_batches() {
     b->sequence = batches_made_++;
     b->data.group = g->plan;
     b->data.first = std::max(g->next_row, ranges[g->range].begin);
-    b->data.rows = std::min(config_.batch_rows, ranges[g->range].end - b->data.first);
+    b->data.rows = std::min(g->batch_rows, ranges[g->range].end - b->data.first);
     b->data.kept = b->data.rows;
     b->data.leaves.resize(config_.leaves.size());
     b->data.stage.assign(config_.leaves.size(), 0);
@@ -205,13 +211,15 @@ bool BatchPipeline::judgement_ready(const Batch& b) const {
 // batch's verdict or lanes (two lanes at a time, whose pages decompress
 // together).
 BatchPipeline::Task BatchPipeline::pick() {
-  make_batches();
   Task t;
+  if (restart_) return t;  // wait for the running tasks, then restart
+  make_batches();
   for (auto& g : groups_)
-    if (g->state == Group::State::kWaiting && !done_making_) {
+    if (g->state == Group::State::kWaiting && !done_making_ && !stopped_) {
       g->state = Group::State::kOpening;
       t.kind = Task::Kind::kOpen;
       t.group = g.get();
+      ++running_;
       return t;
     }
   for (auto& bp : window_) {
@@ -219,6 +227,7 @@ BatchPipeline::Task BatchPipeline::pick() {
     Group& g = *b.group;
     if (judgement_ready(b)) {
       b.judging = true;
+      ++running_;
       t.kind = Task::Kind::kVerdict;
       t.batch = &b;
       return t;
@@ -229,6 +238,7 @@ BatchPipeline::Task BatchPipeline::pick() {
         if (g.late != Group::Late::kReady) {
           if (g.late == Group::Late::kWaiting && t.count == 0) {
             g.late = Group::Late::kFetching;
+            ++running_;
             t.kind = Task::Kind::kFetchLate;
             t.group = &g;
             return t;
@@ -246,6 +256,7 @@ BatchPipeline::Task BatchPipeline::pick() {
         b.lanes[t.slots[k]] = Lane::kRunning;
         g.busy[t.slots[k]] = 1;
       }
+      ++running_;
       return t;
     }
   }
@@ -257,6 +268,7 @@ bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 &&
 void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   lock.unlock();
   std::exception_ptr error;
+  std::string full;
   try {
     switch (task.kind) {
       case Task::Kind::kOpen:
@@ -274,14 +286,97 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
       case Task::Kind::kNone:
         break;
     }
+  } catch (const encoding::ByteArrayBatchFull& e) {
+    full = e.what();
   } catch (...) {
     error = std::current_exception();
   }
   lock.lock();
-  if (error && !error_) error_ = error;
-  if (!error) finish(task);
+  --running_;
+  if (!full.empty()) {
+    // The earliest row group asking wins: a restart drops what follows it.
+    if (!restart_ || task.group->plan_index < restart_->plan_index) {
+      restart_ = task.group;
+      restart_rows_ = task.batch ? task.batch->data.rows : task.group->batch_rows;
+      restart_reason_ = full;
+    }
+  } else if (error) {
+    if (!error_) error_ = error;
+  } else {
+    finish(task);
+  }
+  if (restart_ && running_ == 0 && !error_) restart();
   changed_.notify_all();
   wake();
+}
+
+// The first batches of a row group: at most batch_rows, fewer when its
+// byte-array chunks hold so much per row (uncompressed, so a lower bound
+// for dictionary pages) that a batch would pass max_batch_bytes.
+int64_t BatchPipeline::first_batch_rows(const RowGroupPlan& plan) const {
+  int64_t rows = config_.batch_rows;
+  const auto& group = config_.file->metadata().row_groups[plan.row_group];
+  if (group.num_rows <= 0) return rows;
+  for (int leaf : config_.leaves) {
+    const ColumnDescriptor& column = config_.file->schema().column(static_cast<size_t>(leaf));
+    const auto& chunk = group.columns[static_cast<size_t>(leaf)].meta_data;
+    if (column.type.physical != format::Type::BYTE_ARRAY || !chunk || chunk->total_uncompressed_size <= 0) continue;
+    const int64_t per_row = chunk->total_uncompressed_size / group.num_rows + 1;
+    rows = std::min(rows, std::max<int64_t>(1, batch_byte_limit() / per_row));
+  }
+  return rows;
+}
+
+int64_t BatchPipeline::batch_byte_limit() const {
+  return config_.max_batch_bytes > 0 ? std::min(config_.max_batch_bytes, encoding::kMaxByteArrayBatchBytes)
+                                     : encoding::kMaxByteArrayBatchBytes;
+}
+
+// A batch's byte-array data came out too large: its row group is read
+// again from its first batch not yet complete, in batches half that size,
+// and the row groups after it from their start. Under the lock, with no
+// task running.
+void BatchPipeline::restart() {
+  Group* g = restart_;
+  restart_ = nullptr;
+  auto first =
+      std::find_if(window_.begin(), window_.end(), [&](const auto& b) { return b->group == g && !complete(*b); });
+  const int64_t rows = std::min(restart_rows_, g->batch_rows) / 2;
+  auto fail = [&](const std::string& why) {
+    error_ = std::make_exception_ptr(Error(config_.file->name() + ": row group " + std::to_string(g->plan->row_group) +
+                                           ": " + restart_reason_ + why));
+  };
+  if (first == window_.end()) return fail("");
+  if (rows < 1) return fail(" (in a single row)");
+  for (auto it = first; it != window_.end(); ++it)
+    if ((*it)->final_judged && judge_ && judge_->ordered())
+      return fail(" (an offset or a limit has counted its rows; read smaller batches)");
+  const int64_t resume = (*first)->data.first;
+  for (auto it = first; it != window_.end(); ++it) {
+    held_ -= (*it)->bytes;
+    if ((*it)->group == g) --g->live;
+  }
+  window_.erase(first, window_.end());
+  while (groups_.back().get() != g) {
+    held_ -= groups_.back()->owned;
+    groups_.pop_back();
+  }
+  next_group_ = g->plan_index + 1;
+  held_ -= g->owned;
+  g->owned = 0;
+  for (size_t s = 0; s < g->readers.size(); ++s) {
+    g->readers[s].reset();
+    g->row[s] = 0;
+    g->busy[s] = 0;
+    g->counted[s] = {};
+  }
+  g->state = Group::State::kWaiting;
+  g->late = Group::Late::kWaiting;
+  g->made_all = false;
+  g->range = 0;
+  g->next_row = resume;
+  g->batch_rows = rows;
+  done_making_ = false;
 }
 
 // Fetches the chunks of the row group's early slots (at its opening) or of
@@ -356,6 +451,7 @@ void BatchPipeline::read(Batch& b, const Task& task) {
     LeafReader& reader = *g.readers[s];
     LeafBatch& out = d.leaves[s];
     out.clear();
+    out.values.bytes.set_limit(static_cast<size_t>(batch_byte_limit()));
     const auto start = std::chrono::steady_clock::now();
     if (all_rows[k]) {
       check_count(g, s, reader.read_records(d.rows, out), d.rows);
@@ -380,6 +476,7 @@ void BatchPipeline::read(Batch& b, const Task& task) {
 // the batch.
 void BatchPipeline::judge(Batch& b) {
   const bool more = judge_->judge(b.data, b.judged, b.stages);
+  if (b.judged + 1 == b.stages) b.final_judged = true;
   DecodedBatch& d = b.data;
   b.runs.clear();
   b.dense = true;
@@ -396,7 +493,7 @@ void BatchPipeline::judge(Batch& b) {
     if (b.dense) b.runs.clear();
   }
   std::lock_guard lock(mutex_);
-  if (!more) done_making_ = true;
+  if (!more) stopped_ = true;
 }
 
 // Under the lock, after a task: marks what it did.
@@ -504,7 +601,11 @@ bool BatchPipeline::next(DecodedBatch& out) {
       run(t, lock);
       continue;
     }
-    if (window_.empty() && done_making_) {
+    if (restart_ && running_ == 0 && !error_) {
+      restart();
+      continue;
+    }
+    if (window_.empty() && (done_making_ || stopped_)) {
       // Every batch is handed out; row groups the verdict stopped short
       // close once no task opens them.
       const bool opening =

@@ -17,6 +17,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "../column/leaf_reader.h"
@@ -80,6 +81,9 @@ struct PipelineConfig {
   int64_t memory_limit = 0;  // bytes; 0: only the window bounds the read
   PageReaderOptions pages;
   bool use_offset_index = true;  // fetch only the pages of planned rows
+  // Byte-array data per leaf and batch; a batch that would pass it is read
+  // again as smaller batches (0: what int32 offsets address).
+  int64_t max_batch_bytes = 0;
   plan::ChunkLookups* lookups = nullptr;
 };
 
@@ -120,11 +124,14 @@ class BatchPipeline {
   bool judgement_ready(const Batch& b) const;
   void finish(const Task& task);
   void close_front_groups();
+  void restart();
   void wake();
   void drive();
   bool complete(const Batch& b) const;
   void check_count(const Group& g, size_t slot, int64_t got, int64_t wanted) const;
   int64_t group_estimate(const RowGroupPlan& plan) const;
+  int64_t first_batch_rows(const RowGroupPlan& plan) const;
+  int64_t batch_byte_limit() const;
 
   PipelineConfig config_;
   BatchJudge* judge_ = nullptr;
@@ -143,6 +150,11 @@ class BatchPipeline {
   int64_t held_ = 0;          // fetched bytes owned and decoded bytes, of what is in flight
   int64_t batch_estimate_ = 0;
   int drivers_ = 0;
+  int running_ = 0;           // tasks picked and not finished
+  bool stopped_ = false;      // the judge wants no more batches
+  Group* restart_ = nullptr;  // a batch of it came out too large: read it again smaller
+  int64_t restart_rows_ = 0;  // the rows of that batch
+  std::string restart_reason_;
   bool stopping_ = false;
   std::exception_ptr error_;
   LeafReadCounters counters_;

@@ -109,6 +109,7 @@ class FileBatchReader final : public BatchSource {
     if (options_.threads < 1) throw Error("thread count must be at least 1");
     if (options_.offset < 0) throw Error("the offset must not be negative");
     if (options_.memory_limit < 0) throw Error("the memory limit must not be negative");
+    if (options_.max_batch_bytes < 0) throw Error("the batch byte limit must not be negative");
     start_bytes_ = file.input().bytes_read();
     if (options_.stats == nullptr) options_.stats = &own_stats_;
     *options_.stats = ReadStats{};
@@ -140,6 +141,7 @@ class FileBatchReader final : public BatchSource {
     config.batch_rows = options_.batch_rows;
     config.threads = options_.threads;
     config.memory_limit = options_.memory_limit;
+    config.max_batch_bytes = options_.max_batch_bytes;
     config.pages = options_.pages;
     config.use_offset_index = options_.pruning.page_index;
     config.lookups = &lookups_;
