@@ -44,7 +44,8 @@ int64_t owned_bytes(const ChunkBytes& chunk) {
 
 struct BatchPipeline::Group {
   const RowGroupPlan* plan = nullptr;
-  size_t plan_index = 0;  // in ReadPlan::row_groups
+  std::vector<RowRange> ranges;  // the plan's, narrowed by page headers at the opening
+  size_t plan_index = 0;         // in ReadPlan::row_groups
   int64_t batch_rows = 0;
   enum class State { kWaiting, kOpening, kOpen } state = State::kWaiting;
   enum class Late { kWaiting, kFetching, kReady } late = Late::kWaiting;
@@ -94,7 +95,7 @@ BatchPipeline::~BatchPipeline() {
   changed_.wait(lock, [&] { return drivers_ == 0; });
 }
 
-LeafReadCounters BatchPipeline::counters() const {
+BatchPipeline::Counters BatchPipeline::counters() const {
   std::lock_guard lock(mutex_);
   return counters_;
 }
@@ -132,6 +133,7 @@ void BatchPipeline::make_batches() {
       auto fresh = std::make_unique<Group>();
       fresh->plan = &next;
       fresh->plan_index = next_group_;
+      fresh->ranges = next.ranges;
       fresh->batch_rows = first_batch_rows(next);
       const size_t slots = config_.leaves.size();
       fresh->readers.resize(slots);
@@ -143,7 +145,7 @@ void BatchPipeline::make_batches() {
       return;  // its open task comes first
     }
     if (g->state != Group::State::kOpen) return;
-    const auto& ranges = g->plan->ranges;
+    const auto& ranges = g->ranges;
     while (g->range < ranges.size() && ranges[g->range].end <= g->next_row) ++g->range;
     if (g->range >= ranges.size()) {
       g->made_all = true;
@@ -404,6 +406,18 @@ void BatchPipeline::open(Group& g, bool late) {
     }
   }
   std::vector<ChunkBytes> bytes = fetch::fetch_chunks(file.input(), requests);
+  std::vector<RowRange> narrowed;
+  int64_t pages = 0, pruned = 0, rows_pruned = 0;
+  if (!late && config_.page_header_ranges) {
+    auto chunk_of = [&](size_t column) -> const ChunkBytes* {
+      for (size_t k = 0; k < slots.size(); ++k)
+        if (static_cast<size_t>(config_.leaves[slots[k]]) == column) return bytes[k].partial ? nullptr : &bytes[k];
+      return nullptr;
+    };
+    narrowed = intersect_ranges(g.ranges, config_.page_header_ranges(plan, chunk_of, pages, pruned));
+    for (const RowRange& r : g.ranges) rows_pruned += r.size();
+    for (const RowRange& r : narrowed) rows_pruned -= r.size();
+  }
   int64_t owned = 0;
   for (size_t k = 0; k < slots.size(); ++k) {
     if (!resident_) owned += owned_bytes(bytes[k]);
@@ -414,6 +428,12 @@ void BatchPipeline::open(Group& g, bool late) {
   std::lock_guard lock(mutex_);
   g.owned += owned;
   held_ += owned;
+  if (!late && config_.page_header_ranges) {
+    g.ranges = std::move(narrowed);
+    counters_.header_pages += pages;
+    counters_.header_pages_pruned += pruned;
+    counters_.header_rows_pruned += rows_pruned;
+  }
 }
 
 void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_t wanted) const {
@@ -516,10 +536,11 @@ void BatchPipeline::finish(const Task& task) {
         g.busy[s] = 0;
         const LeafReadCounters& now = g.readers[s]->counters();
         LeafReadCounters& seen = g.counted[s];
-        counters_.pages_decompressed += now.pages_decompressed - seen.pages_decompressed;
-        counters_.pages_skipped += now.pages_skipped - seen.pages_skipped;
-        counters_.values_decoded += now.values_decoded - seen.values_decoded;
-        counters_.values_skipped += now.values_skipped - seen.values_skipped;
+        LeafReadCounters& total = counters_.leaves;
+        total.pages_decompressed += now.pages_decompressed - seen.pages_decompressed;
+        total.pages_skipped += now.pages_skipped - seen.pages_skipped;
+        total.values_decoded += now.values_decoded - seen.values_decoded;
+        total.values_skipped += now.values_skipped - seen.values_skipped;
         seen = now;
         const int64_t bytes = held_bytes(b.data.leaves[s]);
         b.bytes += bytes;

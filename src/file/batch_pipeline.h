@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -84,6 +85,13 @@ struct PipelineConfig {
   // Byte-array data per leaf and batch; a batch that would pass it is read
   // again as smaller batches (0: what int32 offsets address).
   int64_t max_batch_bytes = 0;
+  // When set: given a row group's early chunks as fetched (null for a
+  // column fetched in part), the rows its filter may match by their page
+  // headers' statistics, counting the pages consulted and pruned.
+  std::function<std::vector<RowRange>(const RowGroupPlan& group,
+                                      const std::function<const ChunkBytes*(size_t column)>& chunk_of, int64_t& pages,
+                                      int64_t& pages_pruned)>
+      page_header_ranges;
   plan::ChunkLookups* lookups = nullptr;
 };
 
@@ -100,8 +108,13 @@ class BatchPipeline {
   // error of any task.
   bool next(DecodedBatch& out);
 
-  // What the leaf readers have done so far.
-  LeafReadCounters counters() const;
+  struct Counters {
+    LeafReadCounters leaves;   // what the leaf readers have done
+    int64_t header_pages = 0;  // pages whose header statistics were consulted
+    int64_t header_pages_pruned = 0;
+    int64_t header_rows_pruned = 0;
+  };
+  Counters counters() const;
 
  private:
   struct Group;
@@ -157,7 +170,7 @@ class BatchPipeline {
   std::string restart_reason_;
   bool stopping_ = false;
   std::exception_ptr error_;
-  LeafReadCounters counters_;
+  Counters counters_;
 };
 
 }  // namespace parq

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "../filter/bound_filter.h"
+#include "../plan/page_header_index.h"
 #include "../plan/planner.h"
 #include "../record/array_plan.h"
 #include "../record/assembler.h"
@@ -131,6 +132,7 @@ class FileBatchReader final : public BatchSource {
       for (int leaf : filter_->columns()) is_filter_slot_[slot_of(leaf)] = true;
     }
     plan_ = plan_read(file, options_, options_.stats, filter_ ? &*filter_ : nullptr, &lookups_);
+    planned_rows_pruned_by_pages_ = options_.stats->rows_pruned_by_pages;
     if (leaves_.empty() && options_.row_index_column.empty()) plan_.row_groups.clear();
 
     PipelineConfig config;
@@ -145,6 +147,13 @@ class FileBatchReader final : public BatchSource {
     config.pages = options_.pages;
     config.use_offset_index = options_.pruning.page_index;
     config.lookups = &lookups_;
+    if (filter_ && options_.pruning.page_index)
+      config.page_header_ranges = [this](const RowGroupPlan& group,
+                                         const std::function<const ChunkBytes*(size_t)>& chunk_of, int64_t& pages,
+                                         int64_t& pruned) {
+        return plan::page_header_ranges(*filter_, file_.metadata(), file_.schema(), group.row_group, chunk_of,
+                                        file_.name(), pages, pruned, &lookups_);
+      };
     if (filter_)
       judge_ = std::make_unique<FilterJudge>(*filter_, file.schema(), leaves_, options_.offset, options_.limit);
     pipeline_ = std::make_unique<BatchPipeline>(std::move(config), judge_.get());
@@ -166,7 +175,7 @@ class FileBatchReader final : public BatchSource {
       more = true;
       break;
     }
-    const LeafReadCounters counters = pipeline_->counters();
+    const BatchPipeline::Counters counters = pipeline_->counters();
     ReadStats& stats = *options_.stats;
     if (judge_) {
       const FilterJudge::Counts counts = judge_->counts();
@@ -177,8 +186,11 @@ class FileBatchReader final : public BatchSource {
       stats.rows_decoded = rows_decoded_;
     }
     stats.bytes_read = static_cast<int64_t>(file_.input().bytes_read() - start_bytes_);
-    stats.pages_decompressed = counters.pages_decompressed;
-    stats.values_decoded = counters.values_decoded;
+    stats.pages_decompressed = counters.leaves.pages_decompressed;
+    stats.values_decoded = counters.leaves.values_decoded;
+    stats.header_pages = counters.header_pages;
+    stats.pages_pruned_by_headers = counters.header_pages_pruned;
+    stats.rows_pruned_by_pages = planned_rows_pruned_by_pages_ + counters.header_rows_pruned;
     if (more) stats.rows_returned += out.num_rows;
     return more;
   }
@@ -253,6 +265,7 @@ class FileBatchReader final : public BatchSource {
   std::vector<bool> is_filter_slot_;  // read before the verdict
   ReadPlan plan_;
   int64_t rows_decoded_ = 0;  // without a filter
+  int64_t planned_rows_pruned_by_pages_ = 0;
   std::unique_ptr<FilterJudge> judge_;
   std::unique_ptr<BatchPipeline> pipeline_;  // last: its tasks use the members above
 };

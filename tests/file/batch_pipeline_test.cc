@@ -238,6 +238,36 @@ TEST(BatchPipeline, LateColumnsAreFetchedOnlyWhereTheFilterKeepsARow) {
   }
 }
 
+// Without a page index, the statistics in the filter columns' page headers
+// prune pages once the chunks are fetched: the other columns skip them.
+TEST(BatchPipeline, PageHeaderStatisticsPrunePagesWithoutAPageIndex) {
+  WriteOptions w = small_groups();
+  w.page_index = false;
+  const std::vector<uint8_t> bytes = make_file(w);
+  auto file = FileReader::open(io::memory_input(bytes));
+  for (const char* where : {"id BETWEEN 1000 AND 1100", "id < 10 OR id >= 4990", "id = 77 AND n >= 0"}) {
+    ReadOptions all;
+    all.filter = filter::parse_filter(where);
+    all.pruning = {false, false, false, false};
+    all.row_index_column = "row";
+    const std::string expected = rows_of(*file, all);
+    ASSERT_FALSE(expected.empty()) << where;
+    for (int threads : {1, 2}) {
+      ReadStats stats;
+      ReadOptions o = all;
+      o.threads = threads;
+      o.pruning = {};
+      o.stats = &stats;
+      EXPECT_EQ(rows_of(*file, o), expected) << where;
+      EXPECT_GT(stats.header_pages, 0) << where;
+      EXPECT_GT(stats.pages_pruned_by_headers, 0) << where;
+      EXPECT_GT(stats.rows_pruned_by_pages, 0) << where;
+      EXPECT_LT(stats.rows_decoded, 2 * 64 * 4) << where << "\n" << stats.to_string();
+      EXPECT_EQ(stats.pages, 0);  // no offset index
+    }
+  }
+}
+
 TEST(BatchPipeline, AnErrorOnAnotherThreadReachesTheCaller) {
   std::vector<uint8_t> bytes = make_file(small_groups());
   {
