@@ -13,17 +13,11 @@
 #include <chrono>
 
 #include "../fetch/chunk_fetch.h"
-#include "../record/record_selection.h"
 #include "parq/encoding/byte_array_batch.h"
 #include "parq/error.h"
 
 namespace parq {
 namespace {
-
-// Late columns are read run by run only when the kept rows come in runs of
-// at least this many rows on average; shorter runs cost more in calls than
-// decoding the rows between them.
-constexpr int64_t kLateRunRows = 32;
 
 constexpr int64_t kAheadBytesPerThread = int64_t{64} << 20;
 
@@ -70,11 +64,6 @@ struct BatchPipeline::Batch {
   int judged = 0;  // stages whose verdict is done
   bool judging = false;
   bool final_judged = false;  // the last stage's verdict ran (counting offset and limit)
-  // For the slots read after a verdict, from it: (length, kept) runs of
-  // rows, and whether to decode every row and compact instead of reading
-  // the runs.
-  std::vector<std::pair<int64_t, bool>> runs;
-  bool dense = true;
   int64_t bytes = 0;
 };
 
@@ -445,8 +434,8 @@ void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_
 }
 
 // Reads the task's lanes: every row while the batch keeps every row (stage
-// 0 always), else the kept rows, by runs or by decoding all and compacting
-// (see Batch::dense). Rows the plan or the verdicts left out since the
+// 0 always), else only the kept rows (LeafReader::read_selected skips the
+// others, whole pages undecompressed). Rows the plan or the verdicts left out since the
 // reader's last batch are skipped first.
 void BatchPipeline::read(Batch& b, const Task& task) {
   Group& g = *b.group;
@@ -462,10 +451,9 @@ void BatchPipeline::read(Batch& b, const Task& task) {
     }
     all_rows[k] = d.kept == d.rows;
     PageDecompression job;
-    if ((all_rows[k] || b.dense) && reader.stage_page(job)) staged.push_back(job);
+    if (all_rows[k] && reader.stage_page(job)) staged.push_back(job);
   }
   run_decompressions(staged);
-  const FileReader& file = *config_.file;
   for (size_t k = 0; k < task.count; ++k) {
     const size_t s = task.slots[k];
     LeafReader& reader = *g.readers[s];
@@ -475,14 +463,8 @@ void BatchPipeline::read(Batch& b, const Task& task) {
     const auto start = std::chrono::steady_clock::now();
     if (all_rows[k]) {
       check_count(g, s, reader.read_records(d.rows, out), d.rows);
-    } else if (b.dense) {
-      check_count(g, s, reader.read_records(d.rows, out), d.rows);
-      keep_records(out, file.schema().column(static_cast<size_t>(config_.leaves[s])), d.keep.data(), d.rows);
     } else {
-      for (const auto& [length, kept] : b.runs) {
-        check_count(g, s, kept ? reader.read_records(length, out) : reader.skip_records(length), length);
-        g.row[s] += length;
-      }
+      check_count(g, s, reader.read_selected(d.rows, d.keep.data(), out), d.rows);
     }
     g.row[s] = d.first + d.rows;
     if (judge_ && config_.early[s])
@@ -492,26 +474,10 @@ void BatchPipeline::read(Batch& b, const Task& task) {
   }
 }
 
-// Runs the batch's next verdict, then plans how the slots after it read
-// the batch.
+// Runs the batch's next verdict.
 void BatchPipeline::judge(Batch& b) {
   const bool more = judge_->judge(b.data, b.judged, b.stages);
   if (b.judged + 1 == b.stages) b.final_judged = true;
-  DecodedBatch& d = b.data;
-  b.runs.clear();
-  b.dense = true;
-  if (d.kept > 0 && d.kept < d.rows) {
-    for (int64_t r = 0; r < d.rows; ++r) {
-      const bool k = d.keep[static_cast<size_t>(r)] != 0;
-      if (!b.runs.empty() && b.runs.back().second == k) {
-        ++b.runs.back().first;
-      } else {
-        b.runs.push_back({1, k});
-      }
-    }
-    b.dense = d.kept * 2 >= d.rows || static_cast<int64_t>(b.runs.size()) * kLateRunRows > d.rows;
-    if (b.dense) b.runs.clear();
-  }
   std::lock_guard lock(mutex_);
   if (!more) stopped_ = true;
 }

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "../record/record_selection.h"
+#include "../column/record_selection.h"
 
 namespace parq {
 namespace {
