@@ -14,7 +14,6 @@
 #include <optional>
 #include <vector>
 
-#include "../record/shredder.h"
 #include "parq/compression/codec.h"
 #include "parq/encoding/dictionary_encoder.h"
 #include "parq/encoding/rle_hybrid.h"
@@ -22,6 +21,7 @@
 #include "parq/format/metadata.h"
 #include "parq/schema/schema.h"
 #include "parq/util/buffer.h"
+#include "shredded_leaf.h"
 #include "statistics_builder.h"
 #include "value_writer.h"
 

@@ -1,12 +1,25 @@
 // The encoding table (see encoding_table.h): a value decoder per (physical
 // type, encoding) pair over the decoders of include/parq/encoding/, the
 // dictionaries they gather from, and the table that pairs them.
+//
+// Selective reads (read_selected) take one of four ways, by encoding:
+// PLAIN fixed-width values are compacted straight out of the page;
+// dictionary pages decode their indices, compact those of kept values and
+// gather only them; PLAIN byte arrays walk every length and copy the kept
+// values; the other encodings decode into scratch a span at a time and
+// compact. Spans of 64 values that keep none are skipped, and those that
+// keep all are read as a whole read reads them.
 #include "encoding_table.h"
 
+#include <array>
+#include <cstring>
 #include <span>
 #include <type_traits>
 #include <vector>
 
+#include "encoding/compact_kernels.h"
+#include "encoding/dictionary_gather.h"
+#include "encoding/plain_byte_array_select.h"
 #include "parq/encoding/byte_stream_split.h"
 #include "parq/encoding/delta_binary_packed.h"
 #include "parq/encoding/delta_byte_array.h"
@@ -71,6 +84,70 @@ const D& dictionary_of(const DecoderContext& c) {
   return static_cast<const D&>(*c.dictionary);
 }
 
+// ---- selective reads -------------------------------------------------------
+
+// The most values a span decoded into scratch holds: scratch stays small
+// (and in cache) whatever the page holds.
+constexpr size_t kSpanValues = 1024;
+
+// A dictionary size that makes decode_indices check nothing: the reads
+// below check only the indices of the values they keep.
+constexpr size_t kUnchecked = SIZE_MAX;
+
+[[noreturn]] void batch_full() { throw Error("more than 2 GiB of byte-array data in one batch; read smaller batches"); }
+
+// Appends the values of `from` whose keep[i] is non-zero (i < n) to `out`.
+void append_kept(const ByteArrayBatch& from, const uint8_t* keep, size_t n, size_t kept, ByteArrayBatch& out) {
+  const int32_t* off = from.offsets();
+  size_t total = 0;
+  for (size_t i = 0; i < n; ++i) total += static_cast<size_t>(off[i + 1] - off[i]) & (0 - size_t{keep[i] != 0});
+  if (!out.fits(total)) batch_full();
+  auto end = static_cast<int32_t>(out.data_size());
+  uint8_t* dst = out.data_buffer().extend(total);
+  auto* out_off = reinterpret_cast<int32_t*>(out.offsets_buffer().extend(kept * sizeof(int32_t)));
+  const uint8_t* data = from.data();
+  size_t w = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (keep[i] == 0) continue;
+    const int32_t len = off[i + 1] - off[i];
+    if (len != 0) std::memcpy(dst, data + off[i], static_cast<size_t>(len));
+    dst += len;
+    end += len;
+    out_off[w++] = end;
+  }
+}
+
+// A selective read for decoders without a way of their own: spans that keep
+// some values are decoded into `scratch` and the kept ones compacted into
+// `out`. `width`: bytes per fixed-width value, 0 for byte arrays.
+template <class D>
+size_t select_through_scratch(D& decoder, size_t width, size_t n, const uint8_t* keep, LeafValues& out,
+                              LeafValues& scratch) {
+  size_t done = 0;
+  bool ended = false;
+  for_each_keep_span(keep, n, kSpanValues, [&](KeepSpan kind, size_t first, size_t count, size_t kept) {
+    if (ended) return;
+    size_t got = 0;
+    if (kind == KeepSpan::kNone) {
+      got = decoder.skip(count);
+    } else if (kind == KeepSpan::kAll) {
+      got = decoder.read(count, out);
+      if (width == 0 && got < count && !out.bytes.fits(1)) batch_full();
+    } else if (width != 0) {
+      scratch.fixed.clear();
+      got = decoder.read(count, scratch);
+      if (got == count) compact_width(scratch.fixed.data(), width, keep + first, count, out.fixed.extend(kept * width));
+    } else {
+      scratch.bytes.clear();
+      got = decoder.read(count, scratch);
+      if (got == count) append_kept(scratch.bytes, keep + first, count, kept, out.bytes);
+    }
+    done += got;
+    ended = got < count;
+  });
+  return done;
+}
+
 // ---- fixed-width numbers ---------------------------------------------------
 
 // INT32, INT64, INT96, FLOAT, DOUBLE.
@@ -84,6 +161,11 @@ class PlainNumbers final : public ValueDecoder {
     return plain_.decode(reinterpret_cast<T*>(out.fixed.extend(n * sizeof(T))), n);
   }
   size_t skip(size_t n) override { return plain_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) override {
+    n = std::min(n, plain_.remaining());
+    compact_width(plain_.position(), sizeof(T), keep, n, out.fixed.extend(kept * sizeof(T)));
+    return plain_.skip(n);
+  }
 
  private:
   // The values as they lie in the page, when they are aligned for T (the
@@ -111,10 +193,38 @@ class DictionaryNumbers final : public ValueDecoder {
                         n);
   }
   size_t skip(size_t n) override { return dict_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) override {
+    T* dst = reinterpret_cast<T*>(out.fixed.extend(kept * sizeof(T)));
+    const std::span<const T> entries(dictionary_.entries);
+    size_t done = 0;
+    bool ended = false;
+    for_each_keep_span(keep, n, kSpanValues, [&](KeepSpan kind, size_t first, size_t count, size_t) {
+      if (ended) return;
+      size_t got = 0;
+      if (kind == KeepSpan::kNone) {
+        got = dict_.skip(count);
+      } else if (kind == KeepSpan::kAll) {
+        got = dict_.decode(entries, dst, count);
+        dst += got;
+      } else {
+        got = dict_.decode_indices(indices_.data(), count, kUnchecked);
+        if (got == count) {
+          const size_t k = compact4(indices_.data(), keep + first, count, indices_.data());
+          detail::check_dictionary_indices(indices_.data(), k, entries.size());
+          detail::gather_typed(entries.data(), entries.size(), indices_.data(), k, dst);
+          dst += k;
+        }
+      }
+      done += got;
+      ended = got < count;
+    });
+    return done;
+  }
 
  private:
   const NumberDictionary<T>& dictionary_;
   DictionaryDecoder dict_;
+  std::array<uint32_t, kSpanValues> indices_;
 };
 
 // INT32, INT64.
@@ -127,9 +237,13 @@ class DeltaNumbers final : public ValueDecoder {
     return delta_.decode(reinterpret_cast<T*>(out.fixed.extend(n * sizeof(T))), n);
   }
   size_t skip(size_t n) override { return delta_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
+    return select_through_scratch(*this, sizeof(T), n, keep, out, scratch_);
+  }
 
  private:
   DeltaBinaryPackedDecoder<T> delta_;
+  LeafValues scratch_;
 };
 
 // BYTE_STREAM_SPLIT of values of `Width` bytes (0: the column's
@@ -141,10 +255,14 @@ class SplitValues final : public ValueDecoder {
   void reset(const uint8_t* data, size_t size, size_t num_values) override { split_.reset(data, size, num_values); }
   size_t read(size_t n, LeafValues& out) override { return split_.decode(out.fixed.extend(n * width_), n); }
   size_t skip(size_t n) override { return split_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
+    return select_through_scratch(*this, width_, n, keep, out, scratch_);
+  }
 
  private:
   size_t width_;
   ByteStreamSplitDecoder split_;
+  LeafValues scratch_;
 };
 
 // ---- booleans --------------------------------------------------------------
@@ -155,9 +273,13 @@ class PlainBooleans final : public ValueDecoder {
   void reset(const uint8_t* data, size_t size, size_t num_values) override { plain_.reset(data, size, num_values); }
   size_t read(size_t n, LeafValues& out) override { return plain_.decode(out.fixed.extend(n), n); }
   size_t skip(size_t n) override { return plain_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
+    return select_through_scratch(*this, 1, n, keep, out, scratch_);
+  }
 
  private:
   PlainBooleanDecoder plain_;
+  LeafValues scratch_;
 };
 
 // RLE booleans carry the 4-byte length prefix (Encodings.md).
@@ -170,31 +292,78 @@ class RleBooleans final : public ValueDecoder {
   }
   size_t read(size_t n, LeafValues& out) override { return rle_.decode(out.fixed.extend(n), n); }
   size_t skip(size_t n) override { return rle_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
+    return select_through_scratch(*this, 1, n, keep, out, scratch_);
+  }
 
  private:
   RleBitPackedDecoder rle_;
+  LeafValues scratch_;
 };
 
 // ---- byte arrays -----------------------------------------------------------
 
-// PLAIN, DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY of BYTE_ARRAY: their
-// decoders share decode(ByteArrayBatch&, n) and skip(n).
+// PLAIN keeps the page cursor itself, beside the decoder's: a selective read
+// walks the lengths with its own loop (plain_byte_array_select.h) and then
+// restarts the decoder where it stopped.
+class PlainByteArrays final : public ValueDecoder {
+ public:
+  explicit PlainByteArrays(const DecoderContext&) {}
+  void reset(const uint8_t* data, size_t size, size_t num_values) override {
+    decoder_.reset(data, size, num_values);
+    begin_ = pos_ = data;
+    end_ = data + size;
+    left_ = num_values;
+  }
+  size_t read(size_t n, LeafValues& out) override {
+    const size_t before = out.bytes.data_size();
+    const size_t got = decoder_.decode(out.bytes, n);
+    // Each value took its 4-byte length and its bytes.
+    pos_ += 4 * got + (out.bytes.data_size() - before);
+    left_ -= got;
+    return got;
+  }
+  size_t skip(size_t n) override {
+    n = std::min(n, left_);
+    pos_ = detail::plain_byte_arrays_walk(begin_, pos_, end_, n);
+    return moved(n);
+  }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) override {
+    n = std::min(n, left_);
+    pos_ = detail::plain_byte_arrays_selected(begin_, pos_, end_, n, keep, kept, out.bytes);
+    return moved(n);
+  }
+
+ private:
+  size_t moved(size_t n) {
+    left_ -= n;
+    decoder_.reset(pos_, static_cast<size_t>(end_ - pos_), left_);
+    return n;
+  }
+
+  PlainByteArrayDecoder decoder_;
+  const uint8_t* begin_ = nullptr;
+  const uint8_t* pos_ = nullptr;
+  const uint8_t* end_ = nullptr;
+  size_t left_ = 0;
+};
+
+// DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY of BYTE_ARRAY: their decoders
+// share decode(ByteArrayBatch&, n) and skip(n).
 template <class Decoder>
 class ByteArrays final : public ValueDecoder {
  public:
   explicit ByteArrays(const DecoderContext&) {}
-  void reset(const uint8_t* data, size_t size, size_t num_values) override {
-    if constexpr (std::is_same_v<Decoder, PlainByteArrayDecoder>) {
-      decoder_.reset(data, size, num_values);
-    } else {
-      decoder_.reset(data, size);
-    }
-  }
+  void reset(const uint8_t* data, size_t size, size_t) override { decoder_.reset(data, size); }
   size_t read(size_t n, LeafValues& out) override { return decoder_.decode(out.bytes, n); }
   size_t skip(size_t n) override { return decoder_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
+    return select_through_scratch(*this, 0, n, keep, out, scratch_);
+  }
 
  private:
   Decoder decoder_;
+  LeafValues scratch_;
 };
 
 class DictionaryByteArrays final : public ValueDecoder {
@@ -205,23 +374,70 @@ class DictionaryByteArrays final : public ValueDecoder {
     return dict_.decode(dictionary_.entries, dictionary_.longest, out.bytes, n);
   }
   size_t skip(size_t n) override { return dict_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
+    size_t done = 0;
+    bool ended = false;
+    for_each_keep_span(keep, n, kSpanValues, [&](KeepSpan kind, size_t first, size_t count, size_t) {
+      if (ended) return;
+      size_t got = 0;
+      if (kind == KeepSpan::kNone) {
+        got = dict_.skip(count);
+      } else if (kind == KeepSpan::kAll) {
+        got = dict_.decode(dictionary_.entries, dictionary_.longest, out.bytes, count);
+        if (got < count && !out.bytes.fits(1)) batch_full();
+      } else {
+        got = dict_.decode_indices(indices_.data(), count, kUnchecked);
+        if (got == count) {
+          const size_t k = compact4(indices_.data(), keep + first, count, indices_.data());
+          detail::check_dictionary_indices(indices_.data(), k, dictionary_.entries.size());
+          if (detail::append_entries(dictionary_.entries, dictionary_.longest, indices_.data(), 0, k, out.bytes) < k)
+            batch_full();
+        }
+      }
+      done += got;
+      ended = got < count;
+    });
+    return done;
+  }
 
  private:
   const ByteArrayDictionary& dictionary_;
   DictionaryDecoder dict_;
+  std::array<uint32_t, kSpanValues> indices_;
 };
 
 // ---- fixed-length byte arrays ----------------------------------------------
 
+// Keeps its own cursor beside the decoder's, to compact straight out of
+// the page.
 class PlainFixedLen final : public ValueDecoder {
  public:
   explicit PlainFixedLen(const DecoderContext& c) : plain_(c.type_length) {}
-  void reset(const uint8_t* data, size_t size, size_t num_values) override { plain_.reset(data, size, num_values); }
-  size_t read(size_t n, LeafValues& out) override { return plain_.decode(out.fixed.extend(n * plain_.width()), n); }
-  size_t skip(size_t n) override { return plain_.skip(n); }
+  void reset(const uint8_t* data, size_t size, size_t num_values) override {
+    plain_.reset(data, size, num_values);
+    data_ = data;
+    index_ = 0;
+  }
+  size_t read(size_t n, LeafValues& out) override {
+    return moved(plain_.decode(out.fixed.extend(n * plain_.width()), n));
+  }
+  size_t skip(size_t n) override { return moved(plain_.skip(n)); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) override {
+    const size_t width = plain_.width();
+    n = std::min(n, plain_.remaining());
+    compact_width(data_ + index_ * width, width, keep, n, out.fixed.extend(kept * width));
+    return moved(plain_.skip(n));
+  }
 
  private:
+  size_t moved(size_t n) {
+    index_ += n;
+    return n;
+  }
+
   PlainFixedLenByteArrayDecoder plain_;
+  const uint8_t* data_ = nullptr;
+  size_t index_ = 0;
 };
 
 class DictionaryFixedLen final : public ValueDecoder {
@@ -233,10 +449,38 @@ class DictionaryFixedLen final : public ValueDecoder {
     return dict_.decode(dictionary_.entries.data(), dictionary_.count, width, out.fixed.extend(n * width), n);
   }
   size_t skip(size_t n) override { return dict_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) override {
+    const size_t width = dictionary_.width;
+    uint8_t* dst = out.fixed.extend(kept * width);
+    size_t done = 0;
+    bool ended = false;
+    for_each_keep_span(keep, n, kSpanValues, [&](KeepSpan kind, size_t first, size_t count, size_t) {
+      if (ended) return;
+      size_t got = 0;
+      if (kind == KeepSpan::kNone) {
+        got = dict_.skip(count);
+      } else if (kind == KeepSpan::kAll) {
+        got = dict_.decode(dictionary_.entries.data(), dictionary_.count, width, dst, count);
+        dst += got * width;
+      } else {
+        got = dict_.decode_indices(indices_.data(), count, kUnchecked);
+        if (got == count) {
+          const size_t k = compact4(indices_.data(), keep + first, count, indices_.data());
+          detail::check_dictionary_indices(indices_.data(), k, dictionary_.count);
+          for (size_t i = 0; i < k; ++i, dst += width)
+            std::memcpy(dst, dictionary_.entries.data() + indices_[i] * width, width);
+        }
+      }
+      done += got;
+      ended = got < count;
+    });
+    return done;
+  }
 
  private:
   const FixedLenDictionary& dictionary_;
   DictionaryDecoder dict_;
+  std::array<uint32_t, kSpanValues> indices_;
 };
 
 class DeltaFixedLen final : public ValueDecoder {
@@ -245,10 +489,14 @@ class DeltaFixedLen final : public ValueDecoder {
   void reset(const uint8_t* data, size_t size, size_t) override { delta_.reset(data, size); }
   size_t read(size_t n, LeafValues& out) override { return delta_.decode(out.fixed.extend(n * width_), n, width_); }
   size_t skip(size_t n) override { return delta_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
+    return select_through_scratch(*this, width_, n, keep, out, scratch_);
+  }
 
  private:
   size_t width_;
   DeltaByteArrayDecoder delta_;
+  LeafValues scratch_;
 };
 
 // ---- the table -------------------------------------------------------------
@@ -302,7 +550,7 @@ constexpr Entry kTable[] = {
     {Type::DOUBLE, Encoding::RLE_DICTIONARY, make<DictionaryNumbers<double>>},
     {Type::DOUBLE, Encoding::BYTE_STREAM_SPLIT, make<SplitValues<8>>},
 
-    {Type::BYTE_ARRAY, Encoding::PLAIN, make<ByteArrays<PlainByteArrayDecoder>>},
+    {Type::BYTE_ARRAY, Encoding::PLAIN, make<PlainByteArrays>},
     {Type::BYTE_ARRAY, Encoding::PLAIN_DICTIONARY, make<DictionaryByteArrays>},
     {Type::BYTE_ARRAY, Encoding::RLE_DICTIONARY, make<DictionaryByteArrays>},
     {Type::BYTE_ARRAY, Encoding::DELTA_LENGTH_BYTE_ARRAY, make<ByteArrays<DeltaLengthByteArrayDecoder>>},

@@ -3,8 +3,9 @@
 // The value reader makes its decoders here and the value writer checks its
 // encodings here, so that reading and writing agree on one list.
 //
-// A decoder turns the values section of data pages into dense values; the
-// calls are per batch, never per value. Dictionary decoders of one column
+// A decoder turns the values section of data pages into dense values, all
+// of them or those a selection keeps; the calls are per batch, never per
+// value. Dictionary decoders of one column
 // share the column's dictionary, which the dictionary page fills.
 #pragma once
 
@@ -55,6 +56,12 @@ class ValueDecoder {
   // Passes over up to n values, without producing them where the encoding
   // allows; returns how many.
   virtual size_t skip(size_t n) = 0;
+  // Passes over the next n values and appends to `out` (not its count)
+  // those whose keep[i] is non-zero, `kept` of them, decoding no more of
+  // the others than the encoding needs to reach past them. Returns n, or
+  // fewer when the page ends (`out` then holds some of the kept values).
+  // Throws parq::Error when `out.bytes` would pass 2^31-1 bytes.
+  virtual size_t read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) = 0;
 };
 
 // What the decoders of one column share with their column.

@@ -5,8 +5,10 @@
 #include <bit>
 #include <cstring>
 
+#include "../encoding/compact_kernels.h"
 #include "level_decoding.h"
 #include "parq/error.h"
+#include "record_selection.h"
 #include "util/varint.h"
 
 namespace parq {
@@ -268,18 +270,23 @@ int64_t LeafReader::take_records(int64_t wanted, int64_t& entries) {
   return started;
 }
 
+// Room for `entries` more definition levels in `out`.
+int16_t* LeafReader::extend_def(LeafBatch& out, int64_t entries) const {
+  if (out.def.empty() && out.num_entries > 0) {
+    // Earlier pages of this batch were all defined and left their levels
+    // out; write them now that some entry is not.
+    int16_t* fill = reinterpret_cast<int16_t*>(out.def.extend(static_cast<size_t>(out.num_entries) * 2));
+    std::fill_n(fill, out.num_entries, column_.max_definition_level);
+  }
+  return reinterpret_cast<int16_t*>(out.def.extend(static_cast<size_t>(entries) * sizeof(int16_t)));
+}
+
 void LeafReader::append(int64_t entries, LeafBatch& out) {
   const size_t bytes = static_cast<size_t>(entries) * sizeof(int16_t);
   int64_t non_null = entries;
   if (column_.max_definition_level > 0 && !(page_all_defined_ && out.def.empty())) {
-    if (out.def.empty() && out.num_entries > 0) {
-      // Earlier pages of this batch were all defined and left their levels
-      // out; write them now that some entry is not.
-      int16_t* fill = reinterpret_cast<int16_t*>(out.def.extend(static_cast<size_t>(out.num_entries) * 2));
-      std::fill_n(fill, out.num_entries, column_.max_definition_level);
-    }
     const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
-    int16_t* out_def = reinterpret_cast<int16_t*>(out.def.extend(bytes));
+    int16_t* out_def = extend_def(out, entries);
     if (page_all_defined_) {
       std::fill_n(out_def, entries, column_.max_definition_level);  // page_def_ may be undecoded
     } else {
@@ -362,6 +369,193 @@ int64_t LeafReader::skip_records(int64_t records) {
     // for a later skip to pass over.
     if (page_pos_ < page_entries_) break;
     if (done == records && (column_.max_repetition_level == 0 || page_.header.type == PageType::DATA_PAGE_V2)) break;
+  }
+  return done;
+}
+
+// ---- selective reads ---------------------------------------------------------
+
+namespace {
+
+// How many of keep[0, n) are zero before the first that is not.
+int64_t unkept_prefix(const uint8_t* keep, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, keep + i, 8);
+    if (word != 0) return i + std::countr_zero(word) / 8;
+  }
+  while (i < n && keep[i] == 0) ++i;
+  return i;
+}
+
+// Unkept runs at least this long are skipped by a selective read of a
+// column with repetition; shorter ones are read and dropped by
+// keep_records.
+constexpr int64_t kNestedSkipRecords = 64;
+
+}  // namespace
+
+// Entries of the current page that keep some of their values: levels
+// compacted, the values' own flags made from the levels, and the values
+// read through them.
+void LeafReader::select_some(const uint8_t* keep, int64_t entries, size_t kept, LeafBatch& out) {
+  const int16_t max_def = column_.max_definition_level;
+  const auto n = static_cast<size_t>(entries);
+  const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
+  if (max_def > 0 && !(page_all_defined_ && out.def.empty())) {
+    int16_t* out_def = extend_def(out, static_cast<int64_t>(kept));
+    if (page_all_defined_) {
+      std::fill_n(out_def, kept, max_def);  // page_def_ may be undecoded
+    } else {
+      encoding::compact_levels(def, keep, n, out_def);
+    }
+  }
+  try {
+    if (page_all_defined_) {
+      values_.read_selected(n, keep, kept, out.values);
+    } else {
+      // A value exists only for an entry at the maximum level.
+      uint8_t* defined = defined_.data();
+      for (size_t i = 0; i < n; ++i) defined[i] = def[i] == max_def;
+      const size_t values = encoding::compact1(keep, defined, n, value_keep_.data());
+      values_.read_selected(values, value_keep_.data(), encoding::count_kept(value_keep_.data(), values), out.values);
+    }
+  } catch (const Error& e) {
+    with_context(e);
+  }
+  out.num_entries += static_cast<int64_t>(kept);
+  page_pos_ += entries;
+  counters_.values_decoded += static_cast<int64_t>(kept);
+  counters_.values_skipped += entries - static_cast<int64_t>(kept);
+}
+
+// The next `entries` entries of the current page (a column without
+// repetition: entries are records), a chunk at a time: chunks that keep
+// nothing are skipped and those that keep everything read, each run of them
+// in one call.
+void LeafReader::select_entries(const uint8_t* keep, int64_t entries, LeafBatch& out) {
+  enum class Run { kNone, kSkip, kRead };
+  Run run = Run::kNone;
+  int64_t run_begin = 0;
+  auto flush = [&](int64_t end) {
+    if (run == Run::kSkip) skip_entries(end - run_begin);
+    if (run == Run::kRead) append(end - run_begin, out);
+    run = Run::kNone;
+  };
+  for (int64_t at = 0; at < entries; at += kSelectChunk) {
+    const int64_t n = std::min(kSelectChunk, entries - at);
+    const auto kept = encoding::count_kept(keep + at, static_cast<size_t>(n));
+    const Run kind = kept == 0 ? Run::kSkip : kept == static_cast<size_t>(n) ? Run::kRead : Run::kNone;
+    if (run != Run::kNone && run != kind) flush(at);
+    if (kind == Run::kNone) {
+      select_some(keep + at, n, kept, out);
+    } else if (run == Run::kNone) {
+      run = kind;
+      run_begin = at;
+    }
+  }
+  flush(entries);
+}
+
+int64_t LeafReader::read_selected(int64_t records, const uint8_t* keep, LeafBatch& out) {
+  if (records <= 0) return 0;
+  if (column_.max_repetition_level > 0) return read_selected_nested(records, keep, out);
+  int64_t done = 0;
+  while (done < records) {
+    if (page_pos_ == page_entries_) {
+      // Pages wholly inside the unkept records ahead are passed over on
+      // their headers.
+      const int64_t unkept = unkept_prefix(keep + done, records - done);
+      int64_t passed = 0;
+      const bool loaded = load_data_page(unkept, passed);
+      done += passed;
+      row_ += passed;
+      if (!loaded) {
+        if (passed > 0) continue;
+        break;
+      }
+    }
+    const int64_t entries = std::min(records - done, page_entries_ - page_pos_);
+    select_entries(keep + done, entries, out);
+    done += entries;
+    row_ += entries;
+  }
+  return done;
+}
+
+namespace {
+
+// Appends the levels and values of `from` to `out`.
+void append_batch(const ColumnDescriptor& column, const LeafBatch& from, LeafBatch& out) {
+  const auto entries = static_cast<size_t>(from.num_entries);
+  const int16_t max_def = column.max_definition_level;
+  if (max_def > 0 && !(from.def.empty() && out.def.empty())) {
+    if (out.def.empty() && out.num_entries > 0) {
+      int16_t* fill = reinterpret_cast<int16_t*>(out.def.extend(static_cast<size_t>(out.num_entries) * 2));
+      std::fill_n(fill, out.num_entries, max_def);
+    }
+    if (from.def.empty()) {
+      std::fill_n(reinterpret_cast<int16_t*>(out.def.extend(entries * 2)), entries, max_def);
+    } else {
+      out.def.append(from.def.data(), entries * 2);
+    }
+  }
+  if (column.max_repetition_level > 0) out.rep.append(from.rep.data(), entries * 2);
+  const encoding::ByteArrayBatch& bytes = from.values.bytes;
+  if (bytes.size() > 0) {
+    encoding::ByteArrayBatch& to = out.values.bytes;
+    if (!to.fits(bytes.data_size()))
+      throw Error("more than 2 GiB of byte-array data in one batch; read smaller batches");
+    const auto base = static_cast<int32_t>(to.data_size());
+    to.data_buffer().append(bytes.data(), bytes.data_size());
+    auto* off = reinterpret_cast<int32_t*>(to.offsets_buffer().extend(bytes.size() * sizeof(int32_t)));
+    for (size_t i = 0; i < bytes.size(); ++i) off[i] = base + bytes.offsets()[i + 1];
+  }
+  out.values.fixed.append(from.values.fixed.data(), from.values.fixed.size());
+  out.values.count += from.values.count;
+  out.num_entries += from.num_entries;
+}
+
+}  // namespace
+
+// Records span entries and pages here: stretches of records are read whole
+// and compacted, and long unkept runs skipped (whole pages passed over where
+// their headers tell their rows).
+int64_t LeafReader::read_selected_nested(int64_t records, const uint8_t* keep, LeafBatch& out) {
+  int64_t done = 0;
+  while (done < records) {
+    // The stretch ends where a long unkept run starts, or one that ends the
+    // selection.
+    int64_t end = done;
+    while (end < records) {
+      if (keep[end] != 0) {
+        ++end;
+        continue;
+      }
+      const int64_t unkept = unkept_prefix(keep + end, records - end);
+      if (unkept >= kNestedSkipRecords || end + unkept == records) break;
+      end += unkept;
+    }
+    if (end == done) {
+      const int64_t unkept = unkept_prefix(keep + done, records - done);
+      const int64_t got = skip_records(unkept);
+      done += got;
+      if (got < unkept) break;
+      continue;
+    }
+    const int64_t want = end - done;
+    int64_t got = 0;
+    if (encoding::count_kept(keep + done, static_cast<size_t>(want)) == static_cast<size_t>(want)) {
+      got = read_records(want, out);
+    } else {
+      nested_.clear();
+      got = read_records(want, nested_);
+      keep_records(nested_, column_, keep + done, got);
+      append_batch(column_, nested_, out);
+    }
+    done += got;
+    if (got < want) break;
   }
   return done;
 }

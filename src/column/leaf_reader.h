@@ -3,10 +3,12 @@
 // assembler turns its output into arrays.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "../encoding/compact_kernels.h"
 #include "parq/column/page_reader.h"
 #include "parq/error.h"
 #include "parq/schema/schema.h"
@@ -38,8 +40,8 @@ struct LeafBatch {
 struct LeafReadCounters {
   int64_t pages_decompressed = 0;  // decompressed and their levels decoded
   int64_t pages_skipped = 0;       // passed over on their header alone
-  int64_t values_decoded = 0;      // by read_records
-  int64_t values_skipped = 0;      // by skip_records, in either kind of page
+  int64_t values_decoded = 0;      // by read_records; the kept ones of read_selected
+  int64_t values_skipped = 0;      // by skip_records, in either kind of page; the others of read_selected
 };
 
 class LeafReader {
@@ -64,6 +66,19 @@ class LeafReader {
   // values skipped, materialised only where the encoding needs it.
   int64_t skip_records(int64_t records);
 
+  // Reads the next `records` records and appends only those whose keep[i]
+  // is non-zero (i in [0, records)): the levels and values that
+  // read_records(records) followed by keep_records(batch, column, keep,
+  // records) leave, but the kept values are decoded straight into `out` and
+  // the others skipped. Pages wholly inside a run of unkept records are
+  // passed over as skip_records passes them. Returns how many records it
+  // passed, fewer only when the chunk ends. Columns with repetition read
+  // and compact stretches of records, skipping long unkept runs.
+  //
+  // `out.def` may be left empty (every entry defined) where a whole read
+  // would have written levels, all at the maximum, for records it dropped.
+  int64_t read_selected(int64_t records, const uint8_t* keep, LeafBatch& out);
+
   const LeafReadCounters& counters() const { return counters_; }
 
   const ColumnDescriptor& column() const { return column_; }
@@ -86,6 +101,10 @@ class LeafReader {
   int64_t take_records(int64_t wanted, int64_t& entries);
   void append(int64_t entries, LeafBatch& out);
   void skip_entries(int64_t entries);
+  int16_t* extend_def(LeafBatch& out, int64_t entries) const;
+  void select_entries(const uint8_t* keep, int64_t entries, LeafBatch& out);
+  void select_some(const uint8_t* keep, int64_t entries, size_t kept, LeafBatch& out);
+  int64_t read_selected_nested(int64_t records, const uint8_t* keep, LeafBatch& out);
   std::string where() const;
   [[noreturn]] void with_context(const Error& e) const;
 
@@ -114,6 +133,16 @@ class LeafReader {
   // page_ is the next data page, not loaded: it starts after rows a skip
   // has not reached yet (rows whose pages were not fetched).
   bool held_ = false;
+
+  // A selective read goes through a page this many entries at a time, so
+  // that its flags fit these.
+  static constexpr int64_t kSelectChunk = 4096;
+  // Per entry of a chunk: whether it is defined; per value of the chunk:
+  // whether its entry is kept.
+  std::array<uint8_t, kSelectChunk> defined_;
+  std::array<uint8_t, kSelectChunk + encoding::kCompactSlack> value_keep_;
+  // What a selective read of a column with repetition reads before keeping.
+  LeafBatch nested_;
 };
 
 }  // namespace parq

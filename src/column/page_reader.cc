@@ -80,6 +80,8 @@ const char* to_string(CrcStatus status) {
       return "valid";
     case CrcStatus::kInvalid:
       return "INVALID";
+    case CrcStatus::kUnchecked:
+      return "unchecked";
   }
   return "?";
 }
@@ -168,7 +170,9 @@ bool PageReader::next(PageInfo& page) {
   if (h.type == PageType::DATA_PAGE && h.data_page_header) values_seen_ += h.data_page_header->num_values;
   if (h.type == PageType::DATA_PAGE_V2 && h.data_page_header_v2) values_seen_ += h.data_page_header_v2->num_values;
 
-  if (h.crc) {
+  if (h.crc && !options_.verify_crc && !options_.report_crc) {
+    page.crc = CrcStatus::kUnchecked;
+  } else if (h.crc) {
     uint32_t crc = libdeflate_crc32(0, page.payload.data(), page.payload.size());
     page.crc = crc == static_cast<uint32_t>(*h.crc) ? CrcStatus::kValid : CrcStatus::kInvalid;
     if (page.crc == CrcStatus::kInvalid && options_.verify_crc)

@@ -65,6 +65,16 @@ void ValueReader::read(size_t n, LeafValues& out) {
   out.count += static_cast<int64_t>(n);
 }
 
+void ValueReader::read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) {
+  if (kept == 0) return skip(n);
+  if (kept == n) return read(n, out);
+  if (n > page_left_) short_page(n, page_left_);
+  const size_t got = current_->read_selected(n, keep, kept, out);
+  if (got != n) short_page(n, got);
+  page_left_ -= n;
+  out.count += static_cast<int64_t>(kept);
+}
+
 void ValueReader::skip(size_t n) {
   if (n == 0) return;
   if (n > page_left_) short_page(n, page_left_);

@@ -37,6 +37,11 @@ class ValueReader {
   // Passes over exactly `n` values; throws when the page holds fewer.
   void skip(size_t n);
 
+  // Passes over exactly `n` values, appending to `out` those whose keep[i]
+  // is non-zero (`kept` of them, as the caller counted); throws when the
+  // page holds fewer.
+  void read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out);
+
   // What keeps the current page's bytes alive (null: nothing does beyond
   // the page). With it, a read of PLAIN fixed-width values into an empty
   // `out` may make `out.fixed` a view of the page instead of a copy.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "encoding/dictionary_gather.h"
 #include "encoding/simd_fill.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
@@ -149,6 +150,14 @@ bool hardware_gather() {
   return use;
 }
 
+}  // namespace
+
+namespace detail {
+
+void check_dictionary_indices(const uint32_t* idx, size_t n, size_t dictionary_size) {
+  check_indices(idx, n, dictionary_size);
+}
+
 void gather(const uint32_t* dict, size_t size, const uint32_t* idx, size_t n, uint32_t* out) {
   const SimdLevel level = simd_level();
   if (level == SimdLevel::kAvx512 && size <= kPermute32Entries) return permute32_avx512(dict, size, idx, n, out);
@@ -165,18 +174,7 @@ void gather(const uint64_t* dict, size_t size, const uint32_t* idx, size_t n, ui
   gather_scalar(dict, idx, n, out);
 }
 
-template <class T>
-void gather_typed(const T* dict, size_t size, const uint32_t* idx, size_t n, T* out) {
-  if constexpr (sizeof(T) == 4) {
-    gather(reinterpret_cast<const uint32_t*>(dict), size, idx, n, reinterpret_cast<uint32_t*>(out));
-  } else if constexpr (sizeof(T) == 8) {
-    gather(reinterpret_cast<const uint64_t*>(dict), size, idx, n, reinterpret_cast<uint64_t*>(out));
-  } else {
-    gather_scalar(dict, idx, n, out);
-  }
-}
-
-}  // namespace
+}  // namespace detail
 
 void DictionaryDecoder::reset(const uint8_t* data, size_t size) {
   if (size == 0) throw Error("RLE_DICTIONARY: the data page has no bit width byte (byte 0 of 0)");
@@ -229,7 +227,7 @@ size_t DictionaryDecoder::decode(std::span<const T> dictionary, T* out, size_t n
         std::fill_n(out + done, take, dict[index]);
       }
     } else {
-      gather_typed(dict, dictionary.size(), idx, take, out + done);
+      detail::gather_typed(dict, dictionary.size(), idx, take, out + done);
     }
     return take;
   });
@@ -283,61 +281,94 @@ void append_short_entries(const ByteArrayBatch& dictionary, size_t longest, cons
 
 }  // namespace
 
-size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, size_t longest, ByteArrayBatch& out, size_t n) {
+namespace detail {
+
+size_t append_entries(const ByteArrayBatch& dictionary, size_t longest, const uint32_t* idx, uint32_t index,
+                      size_t take, ByteArrayBatch& out) {
+  const bool short_entries = longest != 0 && longest <= 32;
+  if (short_entries && out.fits(take * longest)) {
+    if (longest <= 16) {
+      append_short_entries<16>(dictionary, longest, idx, index, take, out);
+    } else {
+      append_short_entries<32>(dictionary, longest, idx, index, take, out);
+    }
+    return take;
+  }
   const int32_t* offsets = dictionary.offsets();
   const uint8_t* bytes = dictionary.data();
-  const bool short_entries = longest != 0 && longest <= 32;
-  if (short_entries && out.fits(n * longest)) {
+  // Sizes first: how many of the values fit the batch, then one extend of
+  // each buffer and plain copies.
+  size_t fit = 0, total = 0;
+  for (; fit < take; ++fit) {
+    const uint32_t k = idx == nullptr ? index : idx[fit];
+    const size_t len = static_cast<size_t>(offsets[k + 1] - offsets[k]);
+    if (!out.fits(total + len)) break;
+    total += len;
+  }
+  if (fit == 0) return size_t{0};
+  Buffer& out_offsets = out.offsets_buffer();
+  Buffer& out_data = out.data_buffer();
+  int32_t end = static_cast<int32_t>(out_data.size());
+  uint8_t* dst = out_data.extend(total);
+  auto* off = reinterpret_cast<int32_t*>(out_offsets.extend(fit * sizeof(int32_t)));
+  for (size_t i = 0; i < fit; ++i) {
+    const uint32_t k = idx == nullptr ? index : idx[i];
+    const int32_t len = offsets[k + 1] - offsets[k];
+    if (len != 0) std::memcpy(dst, bytes + offsets[k], static_cast<size_t>(len));  // dst is null while empty
+    dst += len;
+    end += len;
+    off[i] = end;
+  }
+  return fit;
+}
+
+}  // namespace detail
+
+size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, size_t longest, ByteArrayBatch& out, size_t n) {
+  if (longest != 0 && longest <= 32 && out.fits(n * longest)) {
     // Room for the whole call at once: growing run by run copied the
     // batch's strings again at every doubling.
     out.data_buffer().reserve_more(n * longest);
     out.offsets_buffer().reserve_more(n * sizeof(int32_t));
   }
   return run(n, dictionary.size(), [&](const uint32_t* idx, uint32_t index, size_t take, size_t) {
-    if (short_entries && out.fits(take * longest)) {
-      if (longest <= 16) {
-        append_short_entries<16>(dictionary, longest, idx, index, take, out);
-      } else {
-        append_short_entries<32>(dictionary, longest, idx, index, take, out);
-      }
-      return take;
-    }
-    // Sizes first: how many of the values fit the batch, then one extend of
-    // each buffer and plain copies.
-    size_t fit = 0, total = 0;
-    for (; fit < take; ++fit) {
-      const uint32_t k = idx == nullptr ? index : idx[fit];
-      const size_t len = static_cast<size_t>(offsets[k + 1] - offsets[k]);
-      if (!out.fits(total + len)) break;
-      total += len;
-    }
-    if (fit == 0) return size_t{0};
-    Buffer& out_offsets = out.offsets_buffer();
-    Buffer& out_data = out.data_buffer();
-    int32_t end = static_cast<int32_t>(out_data.size());
-    uint8_t* dst = out_data.extend(total);
-    auto* off = reinterpret_cast<int32_t*>(out_offsets.extend(fit * sizeof(int32_t)));
-    for (size_t i = 0; i < fit; ++i) {
-      const uint32_t k = idx == nullptr ? index : idx[i];
-      const int32_t len = offsets[k + 1] - offsets[k];
-      if (len != 0) std::memcpy(dst, bytes + offsets[k], static_cast<size_t>(len));  // dst is null while empty
-      dst += len;
-      end += len;
-      off[i] = end;
-    }
-    return fit;
+    return detail::append_entries(dictionary, longest, idx, index, take, out);
   });
 }
 
+// What is left of a buffered piece first; then the stream's pieces go
+// straight to `out`, bit-packed ones unpacked there rather than into the
+// block and copied. A dictionary_size above what 32-bit indices reach
+// checks nothing: the caller checks the indices it keeps.
 size_t DictionaryDecoder::decode_indices(uint32_t* out, size_t n, size_t dictionary_size) {
-  return run(n, dictionary_size, [&](const uint32_t* idx, uint32_t index, size_t take, size_t done) {
-    if (idx == nullptr) {
-      detail::fill_run(out + done, take, index);
+  const bool check = dictionary_size <= UINT32_MAX;
+  size_t done = 0;
+  if (piece_pos_ < piece_end_) {
+    const size_t take = std::min(n, piece_end_ - piece_pos_);
+    if (repeated_) {
+      if (check && repeat_index_ >= dictionary_size) fail_index(&repeat_index_, 1, dictionary_size);
+      detail::fill_run(out, take, repeat_index_);
     } else {
-      std::memcpy(out + done, idx, take * sizeof(uint32_t));
+      if (check) check_indices(block_ + piece_pos_, take, dictionary_size);
+      std::memcpy(out, block_ + piece_pos_, take * sizeof(uint32_t));
     }
-    return take;
-  });
+    piece_pos_ += take;
+    done = take;
+  }
+  while (done < n) {
+    bool repeated = false;
+    uint32_t index = 0;
+    const size_t got = indices_.next_piece(out + done, n - done, repeated, index);
+    if (got == 0) break;
+    if (repeated) {
+      if (check && index >= dictionary_size) fail_index(&index, 1, dictionary_size);
+      detail::fill_run(out + done, got, index);
+    } else if (check) {
+      check_indices(out + done, got, dictionary_size);
+    }
+    done += got;
+  }
+  return done;
 }
 
 size_t DictionaryDecoder::skip(size_t n) {

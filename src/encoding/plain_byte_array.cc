@@ -6,9 +6,12 @@
 // source has that many readable bytes; the Buffer padding past capacity
 // absorbs the overshoot on the destination side.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string>
 
+#include "encoding/compact_kernels.h"
+#include "encoding/plain_byte_array_select.h"
 #include "parq/encoding/plain.h"
 #include "parq/error.h"
 #include "parq/util/cpu.h"
@@ -304,5 +307,136 @@ void PlainByteArrayEncoder::put(const std::string_view* values, size_t n) {
 }
 
 void PlainByteArrayEncoder::flush(Buffer& out) { detail::move_or_append(out_, out); }
+
+// ---- selective reads --------------------------------------------------------
+
+namespace detail {
+namespace {
+
+[[noreturn]] void fail_selected(const uint8_t* begin, const uint8_t* at, const uint8_t* end, const char* what) {
+  throw Error(std::string("PLAIN BYTE_ARRAY: ") + what + " at byte " + std::to_string(at - begin) + " of " +
+              std::to_string(end - begin));
+}
+
+// The length of the value at p, checked against the page.
+inline size_t checked_length(const uint8_t* begin, const uint8_t* p, const uint8_t* end) {
+  const auto avail = static_cast<size_t>(end - p);
+  if (avail < 4) fail_selected(begin, p, end, "truncated length");
+  const size_t len = load_u32(p);
+  if (len > avail - 4) fail_selected(begin, p, end, "value length runs past the end of the page");
+  return len;
+}
+
+// Values of a span that keeps some: while a value of up to 32 bytes, the 32
+// bytes after its length and the next length are inside the page, it is
+// copied whether kept or not and the output advances by its length only
+// when kept, so that scattered flags cost no branch mispredictions. `fast`:
+// the output has room for every byte left in the page.
+const uint8_t* select_span(const uint8_t* begin, const uint8_t* p, const uint8_t* end, size_t n, const uint8_t* keep,
+                           uint8_t* out, size_t& out_size, int32_t*& offsets, size_t limit, bool fast) {
+  const size_t in_left = static_cast<size_t>(end - p);
+  const uint8_t* const fast_end = fast ? end - std::min<size_t>(in_left, 4 + 32 + 4) : p;
+  size_t i = 0;
+  while (i < n) {
+    if (p < fast_end) {
+      size_t len = load_u32(p);
+      while (len <= 32 && p < fast_end) {
+        const size_t next = load_next_length(p, len);
+        copy32(out + out_size, p + 4);
+        const size_t k = keep[i] != 0;
+        out_size += len & (0 - k);
+        offsets[1] = static_cast<int32_t>(out_size);
+        offsets += k;
+        p += 4 + len;
+        len = next;
+        if (++i == n) return p;
+      }
+    }
+    const size_t len = checked_length(begin, p, end);
+    if (keep[i] != 0) {
+      if (len > limit - out_size) throw Error("more than 2 GiB of byte-array data in one batch; read smaller batches");
+      bytes::copy_bounded(out + out_size, p + 4, len, end);
+      out_size += len;
+      offsets[1] = static_cast<int32_t>(out_size);
+      ++offsets;
+    }
+    p += 4 + len;
+    ++i;
+  }
+  return p;
+}
+
+// Values of a span that keeps few: a walk to each kept value, then its
+// copy.
+const uint8_t* select_sparse(const uint8_t* begin, const uint8_t* p, const uint8_t* end, size_t n, const uint8_t* keep,
+                             uint8_t* out, size_t& out_size, int32_t*& offsets, size_t limit) {
+  size_t i = 0;
+  for (size_t block = 0; block < n; block += 64) {
+    for (uint64_t bits = keep_bits(keep + block, std::min<size_t>(64, n - block)); bits != 0; bits &= bits - 1) {
+      const size_t at = block + static_cast<size_t>(std::countr_zero(bits));
+      p = plain_byte_arrays_walk(begin, p, end, at - i);
+      const size_t len = checked_length(begin, p, end);
+      if (len > limit - out_size) throw Error("more than 2 GiB of byte-array data in one batch; read smaller batches");
+      bytes::copy_bounded(out + out_size, p + 4, len, end);
+      out_size += len;
+      offsets[1] = static_cast<int32_t>(out_size);
+      ++offsets;
+      p += 4 + len;
+      i = at + 1;
+    }
+  }
+  return plain_byte_arrays_walk(begin, p, end, n - i);
+}
+
+}  // namespace
+
+const uint8_t* plain_byte_arrays_walk(const uint8_t* begin, const uint8_t* pos, const uint8_t* end, size_t n) {
+  const uint8_t* p = pos;
+  size_t i = 0;
+  if (n > 1 && end - p >= 4) {
+    // As in skip(): while the value and the next length are inside the
+    // page, a step is the dependent load alone.
+    size_t len = load_u32(p);
+    while (len + 8 <= static_cast<size_t>(end - p)) {
+      const size_t next = load_next_length(p, len);
+      p += 4 + len;
+      len = next;
+      if (++i == n - 1) break;
+    }
+  }
+  for (; i < n; ++i) p += 4 + checked_length(begin, p, end);
+  return p;
+}
+
+const uint8_t* plain_byte_arrays_selected(const uint8_t* begin, const uint8_t* pos, const uint8_t* end, size_t n,
+                                          const uint8_t* keep, size_t kept, ByteArrayBatch& out) {
+  Buffer& data_buf = out.data_buffer();
+  Buffer& offsets_buf = out.offsets_buffer();
+  // The kept values cannot hold more bytes than remain in the page. The
+  // offsets get one slot of slack: the fast loop writes the next offset
+  // before it knows whether the value is kept.
+  size_t out_size = data_buf.size();
+  const size_t room = kMaxBatchBytes - std::min(out_size, kMaxBatchBytes);
+  const auto in_left = static_cast<size_t>(end - pos);
+  data_buf.reserve_more(std::min(in_left, room));
+  const size_t limit = std::min(data_buf.capacity(), kMaxBatchBytes);
+  const bool fast = in_left <= limit - out_size;
+  uint8_t* data = data_buf.data();
+  int32_t* offsets = reinterpret_cast<int32_t*>(offsets_buf.extend(kept * sizeof(int32_t))) - 1;
+  const uint8_t* p = pos;
+  for_each_keep_span(keep, n, 1024, [&](KeepSpan kind, size_t first, size_t count, size_t span_kept) {
+    if (kind == KeepSpan::kNone) {
+      p = plain_byte_arrays_walk(begin, p, end, count);
+    } else if (span_kept * 8 < count) {
+      p = select_sparse(begin, p, end, count, keep + first, data, out_size, offsets, limit);
+    } else {
+      p = select_span(begin, p, end, count, keep + first, data, out_size, offsets, limit, fast);
+    }
+  });
+  data_buf.resize(out_size);
+  return p;
+}
+
+}  // namespace detail
 
 }  // namespace parq::encoding

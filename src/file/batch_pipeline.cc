@@ -3,25 +3,23 @@
 // One mutex guards the scheduling state (groups, the window, the
 // counters); tasks run outside it. A task owns what it works on while it
 // runs: a read task the lanes (batch, slot) it was given and their leaf
-// readers (marked busy), a verdict task its batch's early slots, an open or
+// readers (marked busy), a verdict task its batch's slots read so far, an open or
 // fetch task its row group's readers still to be made. A lane of a later
 // batch waits for the same leaf's lane of an earlier batch of its row
 // group, because a leaf reader reads forwards only.
 #include "batch_pipeline.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "../fetch/chunk_fetch.h"
-#include "../record/record_selection.h"
+#include "parq/encoding/byte_array_batch.h"
 #include "parq/error.h"
 
 namespace parq {
 namespace {
 
-// Late columns are read run by run only when the kept rows come in runs of
-// at least this many rows on average; shorter runs cost more in calls than
-// decoding the rows between them.
-constexpr int64_t kLateRunRows = 32;
+constexpr int64_t kAheadBytesPerThread = int64_t{64} << 20;
 
 enum class Lane : uint8_t { kPending, kRunning, kDone };
 
@@ -40,6 +38,9 @@ int64_t owned_bytes(const ChunkBytes& chunk) {
 
 struct BatchPipeline::Group {
   const RowGroupPlan* plan = nullptr;
+  std::vector<RowRange> ranges;  // the plan's, narrowed by page headers at the opening
+  size_t plan_index = 0;         // in ReadPlan::row_groups
+  int64_t batch_rows = 0;
   enum class State { kWaiting, kOpening, kOpen } state = State::kWaiting;
   enum class Late { kWaiting, kFetching, kReady } late = Late::kWaiting;
   std::vector<std::unique_ptr<LeafReader>> readers;  // per slot, once fetched
@@ -59,18 +60,15 @@ struct BatchPipeline::Batch {
   DecodedBatch data;
   std::vector<Lane> lanes;  // per slot
   size_t lanes_left = 0;
-  size_t early_left = 0;
-  enum class Verdict { kWaiting, kRunning, kDone } verdict = Verdict::kWaiting;
-  // For the late slots, from the verdict: (length, kept) runs of rows, and
-  // whether to decode every row and compact instead of reading the runs.
-  std::vector<std::pair<int64_t, bool>> runs;
-  bool dense = true;
+  int stages = 0;  // of the filter (0: none)
+  int judged = 0;  // stages whose verdict is done
+  bool judging = false;
+  bool final_judged = false;  // the last stage's verdict ran (counting offset and limit)
   int64_t bytes = 0;
 };
 
-BatchPipeline::BatchPipeline(PipelineConfig config, BatchVerdict verdict)
-    : config_(std::move(config)), verdict_(std::move(verdict)) {
-  if (!verdict_) config_.early.assign(config_.leaves.size(), true);
+BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_(std::move(config)), judge_(judge) {
+  if (!judge_) config_.early.assign(config_.leaves.size(), true);
   for (bool e : config_.early) has_late_ |= !e;
   const auto& input = config_.file->input();
   resident_ = input.view(0, 0).data() != nullptr;
@@ -86,7 +84,7 @@ BatchPipeline::~BatchPipeline() {
   changed_.wait(lock, [&] { return drivers_ == 0; });
 }
 
-LeafReadCounters BatchPipeline::counters() const {
+BatchPipeline::Counters BatchPipeline::counters() const {
   std::lock_guard lock(mutex_);
   return counters_;
 }
@@ -107,8 +105,11 @@ int64_t BatchPipeline::group_estimate(const RowGroupPlan& plan) const {
 // once it is open).
 void BatchPipeline::make_batches() {
   const ReadPlan& plan = *config_.plan;
-  const int64_t limit = config_.memory_limit;
-  while (!done_making_ && window_.size() < max_window_) {
+  // Without a limit, decoding ahead still stops at a budget per thread:
+  // batches of wide rows are large, and a window of them would hold far
+  // more than the threads need to stay busy.
+  const int64_t limit = config_.memory_limit > 0 ? config_.memory_limit : kAheadBytesPerThread * config_.threads;
+  while (!done_making_ && !stopped_ && window_.size() < max_window_) {
     if (limit > 0 && !window_.empty() && (batch_estimate_ == 0 || held_ + batch_estimate_ > limit)) return;
     Group* g = groups_.empty() || groups_.back()->made_all ? nullptr : groups_.back().get();
     if (g == nullptr) {
@@ -120,6 +121,9 @@ void BatchPipeline::make_batches() {
       if (limit > 0 && !groups_.empty() && held_ + group_estimate(next) > limit) return;
       auto fresh = std::make_unique<Group>();
       fresh->plan = &next;
+      fresh->plan_index = next_group_;
+      fresh->ranges = next.ranges;
+      fresh->batch_rows = first_batch_rows(next);
       const size_t slots = config_.leaves.size();
       fresh->readers.resize(slots);
       fresh->row.assign(slots, 0);
@@ -130,7 +134,7 @@ void BatchPipeline::make_batches() {
       return;  // its open task comes first
     }
     if (g->state != Group::State::kOpen) return;
-    const auto& ranges = g->plan->ranges;
+    const auto& ranges = g->ranges;
     while (g->range < ranges.size() && ranges[g->range].end <= g->next_row) ++g->range;
     if (g->range >= ranges.size()) {
       g->made_all = true;
@@ -142,13 +146,17 @@ void BatchPipeline::make_batches() {
     b->sequence = batches_made_++;
     b->data.group = g->plan;
     b->data.first = std::max(g->next_row, ranges[g->range].begin);
-    b->data.rows = std::min(config_.batch_rows, ranges[g->range].end - b->data.first);
+    b->data.rows = std::min(g->batch_rows, ranges[g->range].end - b->data.first);
     b->data.kept = b->data.rows;
     b->data.leaves.resize(config_.leaves.size());
+    b->data.stage.assign(config_.leaves.size(), 0);
     b->lanes.assign(config_.leaves.size(), Lane::kPending);
     b->lanes_left = config_.leaves.size();
-    for (bool e : config_.early) b->early_left += e;
-    if (!verdict_) b->verdict = Batch::Verdict::kDone;
+    if (judge_) {
+      for (size_t s = 0; s < config_.leaves.size(); ++s)
+        if (!config_.early[s]) b->data.stage[s] = BatchJudge::kAfterVerdict;
+      b->stages = std::max(1, judge_->stage_slots(b->data.stage));
+    }
     g->next_row = b->data.first + b->data.rows;
     ++g->live;
     window_.push_back(std::move(b));
@@ -163,35 +171,65 @@ void BatchPipeline::close_front_groups() {
   }
 }
 
+// A lane may be read once the verdicts before its stage are done, and the
+// same leaf's lanes of the row group's earlier batches are read (a slot's
+// stage may differ from batch to batch).
+bool BatchPipeline::lane_ready(const Batch& b, size_t slot) const {
+  const uint8_t stage = b.data.stage[slot];
+  if ((stage == BatchJudge::kAfterVerdict ? b.stages : stage) > b.judged) return false;
+  for (const auto& other : window_) {
+    if (other.get() == &b) break;
+    if (other->group == b.group && other->lanes[slot] != Lane::kDone) return false;
+  }
+  return true;
+}
+
+// The next verdict of a batch may run once its stage's lanes are read;
+// an ordered final verdict also waits for those of the batches before.
+bool BatchPipeline::judgement_ready(const Batch& b) const {
+  if (b.judging || b.judged >= b.stages) return false;
+  for (size_t s = 0; s < b.lanes.size(); ++s)
+    if (b.data.stage[s] == b.judged && b.lanes[s] != Lane::kDone) return false;
+  if (b.judged + 1 == b.stages && judge_->ordered())
+    for (const auto& other : window_) {
+      if (other.get() == &b) break;
+      if (other->judged < other->stages) return false;
+    }
+  return true;
+}
+
 // The most urgent runnable task: a row group to open, then the earliest
 // batch's verdict or lanes (two lanes at a time, whose pages decompress
 // together).
 BatchPipeline::Task BatchPipeline::pick() {
-  make_batches();
   Task t;
+  if (restart_) return t;  // wait for the running tasks, then restart
+  make_batches();
   for (auto& g : groups_)
-    if (g->state == Group::State::kWaiting && !done_making_) {
+    if (g->state == Group::State::kWaiting && !done_making_ && !stopped_) {
       g->state = Group::State::kOpening;
       t.kind = Task::Kind::kOpen;
       t.group = g.get();
+      ++running_;
       return t;
     }
   for (auto& bp : window_) {
     Batch& b = *bp;
     Group& g = *b.group;
-    if (b.verdict == Batch::Verdict::kWaiting && b.early_left == 0 && b.sequence == next_verdict_) {
-      b.verdict = Batch::Verdict::kRunning;
+    if (judgement_ready(b)) {
+      b.judging = true;
+      ++running_;
       t.kind = Task::Kind::kVerdict;
       t.batch = &b;
       return t;
     }
     for (size_t s = 0; s < b.lanes.size() && t.count < 2; ++s) {
-      if (b.lanes[s] != Lane::kPending || g.busy[s]) continue;
+      if (b.lanes[s] != Lane::kPending || g.busy[s] || !lane_ready(b, s)) continue;
       if (!config_.early[s]) {
-        if (b.verdict != Batch::Verdict::kDone) continue;
         if (g.late != Group::Late::kReady) {
           if (g.late == Group::Late::kWaiting && t.count == 0) {
             g.late = Group::Late::kFetching;
+            ++running_;
             t.kind = Task::Kind::kFetchLate;
             t.group = &g;
             return t;
@@ -209,17 +247,19 @@ BatchPipeline::Task BatchPipeline::pick() {
         b.lanes[t.slots[k]] = Lane::kRunning;
         g.busy[t.slots[k]] = 1;
       }
+      ++running_;
       return t;
     }
   }
   return t;
 }
 
-bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 && b.verdict == Batch::Verdict::kDone; }
+bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 && b.judged == b.stages; }
 
 void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   lock.unlock();
   std::exception_ptr error;
+  std::string full;
   try {
     switch (task.kind) {
       case Task::Kind::kOpen:
@@ -237,14 +277,97 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
       case Task::Kind::kNone:
         break;
     }
+  } catch (const encoding::ByteArrayBatchFull& e) {
+    full = e.what();
   } catch (...) {
     error = std::current_exception();
   }
   lock.lock();
-  if (error && !error_) error_ = error;
-  if (!error) finish(task);
+  --running_;
+  if (!full.empty()) {
+    // The earliest row group asking wins: a restart drops what follows it.
+    if (!restart_ || task.group->plan_index < restart_->plan_index) {
+      restart_ = task.group;
+      restart_rows_ = task.batch ? task.batch->data.rows : task.group->batch_rows;
+      restart_reason_ = full;
+    }
+  } else if (error) {
+    if (!error_) error_ = error;
+  } else {
+    finish(task);
+  }
+  if (restart_ && running_ == 0 && !error_) restart();
   changed_.notify_all();
   wake();
+}
+
+// The first batches of a row group: at most batch_rows, fewer when its
+// byte-array chunks hold so much per row (uncompressed, so a lower bound
+// for dictionary pages) that a batch would pass max_batch_bytes.
+int64_t BatchPipeline::first_batch_rows(const RowGroupPlan& plan) const {
+  int64_t rows = config_.batch_rows;
+  const auto& group = config_.file->metadata().row_groups[plan.row_group];
+  if (group.num_rows <= 0) return rows;
+  for (int leaf : config_.leaves) {
+    const ColumnDescriptor& column = config_.file->schema().column(static_cast<size_t>(leaf));
+    const auto& chunk = group.columns[static_cast<size_t>(leaf)].meta_data;
+    if (column.type.physical != format::Type::BYTE_ARRAY || !chunk || chunk->total_uncompressed_size <= 0) continue;
+    const int64_t per_row = chunk->total_uncompressed_size / group.num_rows + 1;
+    rows = std::min(rows, std::max<int64_t>(1, batch_byte_limit() / per_row));
+  }
+  return rows;
+}
+
+int64_t BatchPipeline::batch_byte_limit() const {
+  return config_.max_batch_bytes > 0 ? std::min(config_.max_batch_bytes, encoding::kMaxByteArrayBatchBytes)
+                                     : encoding::kMaxByteArrayBatchBytes;
+}
+
+// A batch's byte-array data came out too large: its row group is read
+// again from its first batch not yet complete, in batches half that size,
+// and the row groups after it from their start. Under the lock, with no
+// task running.
+void BatchPipeline::restart() {
+  Group* g = restart_;
+  restart_ = nullptr;
+  auto first =
+      std::find_if(window_.begin(), window_.end(), [&](const auto& b) { return b->group == g && !complete(*b); });
+  const int64_t rows = std::min(restart_rows_, g->batch_rows) / 2;
+  auto fail = [&](const std::string& why) {
+    error_ = std::make_exception_ptr(Error(config_.file->name() + ": row group " + std::to_string(g->plan->row_group) +
+                                           ": " + restart_reason_ + why));
+  };
+  if (first == window_.end()) return fail("");
+  if (rows < 1) return fail(" (in a single row)");
+  for (auto it = first; it != window_.end(); ++it)
+    if ((*it)->final_judged && judge_ && judge_->ordered())
+      return fail(" (an offset or a limit has counted its rows; read smaller batches)");
+  const int64_t resume = (*first)->data.first;
+  for (auto it = first; it != window_.end(); ++it) {
+    held_ -= (*it)->bytes;
+    if ((*it)->group == g) --g->live;
+  }
+  window_.erase(first, window_.end());
+  while (groups_.back().get() != g) {
+    held_ -= groups_.back()->owned;
+    groups_.pop_back();
+  }
+  next_group_ = g->plan_index + 1;
+  held_ -= g->owned;
+  g->owned = 0;
+  for (size_t s = 0; s < g->readers.size(); ++s) {
+    g->readers[s].reset();
+    g->row[s] = 0;
+    g->busy[s] = 0;
+    g->counted[s] = {};
+  }
+  g->state = Group::State::kWaiting;
+  g->late = Group::Late::kWaiting;
+  g->made_all = false;
+  g->range = 0;
+  g->next_row = resume;
+  g->batch_rows = rows;
+  done_making_ = false;
 }
 
 // Fetches the chunks of the row group's early slots (at its opening) or of
@@ -272,6 +395,18 @@ void BatchPipeline::open(Group& g, bool late) {
     }
   }
   std::vector<ChunkBytes> bytes = fetch::fetch_chunks(file.input(), requests);
+  std::vector<RowRange> narrowed;
+  int64_t pages = 0, pruned = 0, rows_pruned = 0;
+  if (!late && config_.page_header_ranges) {
+    auto chunk_of = [&](size_t column) -> const ChunkBytes* {
+      for (size_t k = 0; k < slots.size(); ++k)
+        if (static_cast<size_t>(config_.leaves[slots[k]]) == column) return bytes[k].partial ? nullptr : &bytes[k];
+      return nullptr;
+    };
+    narrowed = intersect_ranges(g.ranges, config_.page_header_ranges(plan, chunk_of, pages, pruned));
+    for (const RowRange& r : g.ranges) rows_pruned += r.size();
+    for (const RowRange& r : narrowed) rows_pruned -= r.size();
+  }
   int64_t owned = 0;
   for (size_t k = 0; k < slots.size(); ++k) {
     if (!resident_) owned += owned_bytes(bytes[k]);
@@ -282,6 +417,12 @@ void BatchPipeline::open(Group& g, bool late) {
   std::lock_guard lock(mutex_);
   g.owned += owned;
   held_ += owned;
+  if (!late && config_.page_header_ranges) {
+    g.ranges = std::move(narrowed);
+    counters_.header_pages += pages;
+    counters_.header_pages_pruned += pruned;
+    counters_.header_rows_pruned += rows_pruned;
+  }
 }
 
 void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_t wanted) const {
@@ -292,10 +433,10 @@ void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_
               " records where the row group has " + std::to_string(g.plan->num_rows));
 }
 
-// Reads the task's lanes: every row for an early slot (or a late one whose
-// batch keeps every row); for a late slot, the kept rows, by runs or by
-// decoding all and compacting (see Batch::dense). Rows the plan or the
-// verdict left out since the reader's last batch are skipped first.
+// Reads the task's lanes: every row while the batch keeps every row (stage
+// 0 always), else only the kept rows (LeafReader::read_selected skips the
+// others, whole pages undecompressed). Rows the plan or the verdicts left out since the
+// reader's last batch are skipped first.
 void BatchPipeline::read(Batch& b, const Task& task) {
   Group& g = *b.group;
   DecodedBatch& d = b.data;
@@ -308,48 +449,37 @@ void BatchPipeline::read(Batch& b, const Task& task) {
       check_count(g, s, reader.skip_records(gap), gap);
       g.row[s] += gap;
     }
-    all_rows[k] = config_.early[s] || d.kept == d.rows;
+    all_rows[k] = d.kept == d.rows;
     PageDecompression job;
-    if ((all_rows[k] || b.dense) && reader.stage_page(job)) staged.push_back(job);
+    if (all_rows[k] && reader.stage_page(job)) staged.push_back(job);
   }
   run_decompressions(staged);
-  const FileReader& file = *config_.file;
   for (size_t k = 0; k < task.count; ++k) {
     const size_t s = task.slots[k];
     LeafReader& reader = *g.readers[s];
     LeafBatch& out = d.leaves[s];
     out.clear();
+    out.values.bytes.set_limit(static_cast<size_t>(batch_byte_limit()));
+    const auto start = std::chrono::steady_clock::now();
     if (all_rows[k]) {
       check_count(g, s, reader.read_records(d.rows, out), d.rows);
-    } else if (b.dense) {
-      check_count(g, s, reader.read_records(d.rows, out), d.rows);
-      keep_records(out, file.schema().column(static_cast<size_t>(config_.leaves[s])), d.keep.data(), d.rows);
     } else {
-      for (const auto& [length, kept] : b.runs)
-        check_count(g, s, kept ? reader.read_records(length, out) : reader.skip_records(length), length);
+      check_count(g, s, reader.read_selected(d.rows, d.keep.data(), out), d.rows);
     }
     g.row[s] = d.first + d.rows;
+    if (judge_ && config_.early[s])
+      judge_->measured(
+          s, d.rows,
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
   }
 }
 
-// Runs the verdict, then plans how the late slots read the batch.
+// Runs the batch's next verdict.
 void BatchPipeline::judge(Batch& b) {
-  const bool more = verdict_(b.data);
-  DecodedBatch& d = b.data;
-  if (d.kept > 0 && d.kept < d.rows && has_late_) {
-    for (int64_t r = 0; r < d.rows; ++r) {
-      const bool k = d.keep[static_cast<size_t>(r)] != 0;
-      if (!b.runs.empty() && b.runs.back().second == k) {
-        ++b.runs.back().first;
-      } else {
-        b.runs.push_back({1, k});
-      }
-    }
-    b.dense = d.kept * 2 >= d.rows || static_cast<int64_t>(b.runs.size()) * kLateRunRows > d.rows;
-    if (b.dense) b.runs.clear();
-  }
+  const bool more = judge_->judge(b.data, b.judged, b.stages);
+  if (b.judged + 1 == b.stages) b.final_judged = true;
   std::lock_guard lock(mutex_);
-  if (!more) done_making_ = true;
+  if (!more) stopped_ = true;
 }
 
 // Under the lock, after a task: marks what it did.
@@ -369,14 +499,14 @@ void BatchPipeline::finish(const Task& task) {
         const size_t s = task.slots[k];
         b.lanes[s] = Lane::kDone;
         --b.lanes_left;
-        if (config_.early[s]) --b.early_left;
         g.busy[s] = 0;
         const LeafReadCounters& now = g.readers[s]->counters();
         LeafReadCounters& seen = g.counted[s];
-        counters_.pages_decompressed += now.pages_decompressed - seen.pages_decompressed;
-        counters_.pages_skipped += now.pages_skipped - seen.pages_skipped;
-        counters_.values_decoded += now.values_decoded - seen.values_decoded;
-        counters_.values_skipped += now.values_skipped - seen.values_skipped;
+        LeafReadCounters& total = counters_.leaves;
+        total.pages_decompressed += now.pages_decompressed - seen.pages_decompressed;
+        total.pages_skipped += now.pages_skipped - seen.pages_skipped;
+        total.values_decoded += now.values_decoded - seen.values_decoded;
+        total.values_skipped += now.values_skipped - seen.values_skipped;
         seen = now;
         const int64_t bytes = held_bytes(b.data.leaves[s]);
         b.bytes += bytes;
@@ -386,18 +516,21 @@ void BatchPipeline::finish(const Task& task) {
     }
     case Task::Kind::kVerdict: {
       Batch& b = *task.batch;
-      b.verdict = Batch::Verdict::kDone;
-      ++next_verdict_;
-      if (b.data.kept == 0)
+      b.judging = false;
+      ++b.judged;
+      if (b.data.kept == 0) {
+        // Nothing left to read; the later verdicts have nothing to judge.
         for (size_t s = 0; s < b.lanes.size(); ++s)
           if (b.lanes[s] == Lane::kPending) {
             b.lanes[s] = Lane::kDone;
             --b.lanes_left;
           }
-      // The early slots may have been compacted.
+        b.judged = b.stages;
+      }
+      // The slots read so far may have been compacted.
       int64_t bytes = 0;
       for (size_t s = 0; s < b.lanes.size(); ++s)
-        if (config_.early[s]) bytes += held_bytes(b.data.leaves[s]);
+        if (b.lanes[s] == Lane::kDone) bytes += held_bytes(b.data.leaves[s]);
       held_ += bytes - b.bytes;
       b.bytes = bytes;
       break;
@@ -455,7 +588,11 @@ bool BatchPipeline::next(DecodedBatch& out) {
       run(t, lock);
       continue;
     }
-    if (window_.empty() && done_making_) {
+    if (restart_ && running_ == 0 && !error_) {
+      restart();
+      continue;
+    }
+    if (window_.empty() && (done_making_ || stopped_)) {
       // Every batch is handed out; row groups the verdict stopped short
       // close once no task opens them.
       const bool opening =

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "../column/leaf_reader.h"
@@ -33,38 +34,72 @@ struct DecodedBatch {
   const RowGroupPlan* group = nullptr;
   int64_t first = 0;  // in the row group
   int64_t rows = 0;
-  // Per slot (PipelineConfig::leaves). Before the verdict, early slots
-  // hold every row; after it, late slots hold the kept rows only.
+  // Per slot (PipelineConfig::leaves): the records of the rows still kept
+  // when the slot was read, compacted to those kept after each later stage
+  // of the filter (see BatchJudge).
   std::vector<LeafBatch> leaves;
-  std::vector<uint8_t> keep;  // per row, set by the verdict; empty: every row kept
+  // Per row: whether it is (still) kept; empty: every row. `kept` counts them.
+  std::vector<uint8_t> keep;
   int64_t kept = 0;
+  // Per slot: the stage of the filter that reads it (BatchJudge).
+  std::vector<uint8_t> stage;
+};
+
+// The filter's side of a read. A batch is read in stages: the slots of
+// stage 0 for every row, then the judge's verdict on them narrows the kept
+// rows; the slots of stage 1 are read for those rows only, and so on; the
+// slots after the last verdict (the columns the filter does not read) for
+// the rows finally kept. Calls come from the pipeline's threads.
+class BatchJudge {
+ public:
+  static constexpr uint8_t kAfterVerdict = 0xff;
+  virtual ~BatchJudge() = default;
+  // For a batch about to be read: the stage of each early slot (the others
+  // are kAfterVerdict); returns the number of stages, at least 1.
+  virtual int stage_slots(std::vector<uint8_t>& stage) = 0;
+  // After the slots of `stage` are read: narrows keep and kept, and
+  // compacts the slots read so far to the rows still kept. The last
+  // stage's verdict is final; returns false when no later batch can keep a
+  // row (a limit reached).
+  virtual bool judge(DecodedBatch& batch, int stage, int stages) = 0;
+  // Whether final verdicts must come one batch at a time in file order
+  // (an offset or a limit counts rows across batches).
+  virtual bool ordered() const = 0;
+  // What reading one slot of a batch of `rows` rows took.
+  virtual void measured(size_t slot, int64_t rows, int64_t nanoseconds) = 0;
 };
 
 struct PipelineConfig {
   const FileReader* file = nullptr;
   const ReadPlan* plan = nullptr;
   std::vector<int> leaves;  // the schema leaf of each slot
-  // Per slot: decoded before the verdict (the filter's columns). With no
-  // verdict every slot is early.
+  // Per slot: the filter reads it, so its chunk is fetched when the row
+  // group opens; the others' chunks are fetched when a batch of the row
+  // group first keeps a row. Without a judge every slot is early.
   std::vector<bool> early;
   int64_t batch_rows = 0;
   int threads = 1;
   int64_t memory_limit = 0;  // bytes; 0: only the window bounds the read
   PageReaderOptions pages;
   bool use_offset_index = true;  // fetch only the pages of planned rows
+  // Byte-array data per leaf and batch; a batch that would pass it is read
+  // again as smaller batches (0: what int32 offsets address).
+  int64_t max_batch_bytes = 0;
+  // When set: given a row group's early chunks as fetched (null for a
+  // column fetched in part), the rows its filter may match by their page
+  // headers' statistics, counting the pages consulted and pruned.
+  std::function<std::vector<RowRange>(const RowGroupPlan& group,
+                                      const std::function<const ChunkBytes*(size_t column)>& chunk_of, int64_t& pages,
+                                      int64_t& pages_pruned)>
+      page_header_ranges;
   plan::ChunkLookups* lookups = nullptr;
 };
 
-// Decides which rows of a batch are kept, from its early slots: sets keep
-// and kept, and may compact the early slots to the kept rows. Called for
-// one batch at a time in file order, so it may count across batches (an
-// offset, a limit). Returns false when no later batch can keep a row.
-using BatchVerdict = std::function<bool(DecodedBatch&)>;
-
 class BatchPipeline {
  public:
-  // Without a verdict (null) every row of every batch is kept.
-  BatchPipeline(PipelineConfig config, BatchVerdict verdict);
+  // Without a judge (null) every row of every batch is kept. The judge
+  // must outlive the pipeline.
+  BatchPipeline(PipelineConfig config, BatchJudge* judge);
   ~BatchPipeline();
   BatchPipeline(const BatchPipeline&) = delete;
   BatchPipeline& operator=(const BatchPipeline&) = delete;
@@ -73,8 +108,13 @@ class BatchPipeline {
   // error of any task.
   bool next(DecodedBatch& out);
 
-  // What the leaf readers have done so far.
-  LeafReadCounters counters() const;
+  struct Counters {
+    LeafReadCounters leaves;   // what the leaf readers have done
+    int64_t header_pages = 0;  // pages whose header statistics were consulted
+    int64_t header_pages_pruned = 0;
+    int64_t header_rows_pruned = 0;
+  };
+  Counters counters() const;
 
  private:
   struct Group;
@@ -93,16 +133,21 @@ class BatchPipeline {
   void open(Group& g, bool late);
   void read(Batch& b, const Task& task);
   void judge(Batch& b);
+  bool lane_ready(const Batch& b, size_t slot) const;
+  bool judgement_ready(const Batch& b) const;
   void finish(const Task& task);
   void close_front_groups();
+  void restart();
   void wake();
   void drive();
   bool complete(const Batch& b) const;
   void check_count(const Group& g, size_t slot, int64_t got, int64_t wanted) const;
   int64_t group_estimate(const RowGroupPlan& plan) const;
+  int64_t first_batch_rows(const RowGroupPlan& plan) const;
+  int64_t batch_byte_limit() const;
 
   PipelineConfig config_;
-  BatchVerdict verdict_;
+  BatchJudge* judge_ = nullptr;
   bool has_late_ = false;
   bool resident_ = false;  // the input hands out views: fetched bytes cost no memory
   size_t max_window_ = 1;
@@ -114,14 +159,18 @@ class BatchPipeline {
   std::deque<std::unique_ptr<Batch>> window_;  // made and not handed out, in file order
   size_t next_group_ = 0;                      // in config_.plan->row_groups
   uint64_t batches_made_ = 0;
-  uint64_t next_verdict_ = 0;  // the batch whose verdict runs next
-  bool done_making_ = false;   // every batch made, or the verdict wants no more
-  int64_t held_ = 0;           // fetched bytes owned and decoded bytes, of what is in flight
+  bool done_making_ = false;  // every batch made, or the verdict wants no more
+  int64_t held_ = 0;          // fetched bytes owned and decoded bytes, of what is in flight
   int64_t batch_estimate_ = 0;
   int drivers_ = 0;
+  int running_ = 0;           // tasks picked and not finished
+  bool stopped_ = false;      // the judge wants no more batches
+  Group* restart_ = nullptr;  // a batch of it came out too large: read it again smaller
+  int64_t restart_rows_ = 0;  // the rows of that batch
+  std::string restart_reason_;
   bool stopping_ = false;
   std::exception_ptr error_;
-  LeafReadCounters counters_;
+  Counters counters_;
 };
 
 }  // namespace parq

@@ -7,11 +7,12 @@
 #include <optional>
 
 #include "../filter/bound_filter.h"
+#include "../plan/page_header_index.h"
 #include "../plan/planner.h"
 #include "../record/array_plan.h"
 #include "../record/assembler.h"
-#include "../record/record_selection.h"
 #include "batch_pipeline.h"
+#include "filter_judge.h"
 #include "parq/error.h"
 #include "parq/file/bloom_filter_reader.h"
 #include "parq/file/dictionary_reader.h"
@@ -109,6 +110,7 @@ class FileBatchReader final : public BatchSource {
     if (options_.threads < 1) throw Error("thread count must be at least 1");
     if (options_.offset < 0) throw Error("the offset must not be negative");
     if (options_.memory_limit < 0) throw Error("the memory limit must not be negative");
+    if (options_.max_batch_bytes < 0) throw Error("the batch byte limit must not be negative");
     start_bytes_ = file.input().bytes_read();
     if (options_.stats == nullptr) options_.stats = &own_stats_;
     *options_.stats = ReadStats{};
@@ -130,6 +132,7 @@ class FileBatchReader final : public BatchSource {
       for (int leaf : filter_->columns()) is_filter_slot_[slot_of(leaf)] = true;
     }
     plan_ = plan_read(file, options_, options_.stats, filter_ ? &*filter_ : nullptr, &lookups_);
+    planned_rows_pruned_by_pages_ = options_.stats->rows_pruned_by_pages;
     if (leaves_.empty() && options_.row_index_column.empty()) plan_.row_groups.clear();
 
     PipelineConfig config;
@@ -140,12 +143,20 @@ class FileBatchReader final : public BatchSource {
     config.batch_rows = options_.batch_rows;
     config.threads = options_.threads;
     config.memory_limit = options_.memory_limit;
+    config.max_batch_bytes = options_.max_batch_bytes;
     config.pages = options_.pages;
     config.use_offset_index = options_.pruning.page_index;
     config.lookups = &lookups_;
-    BatchVerdict verdict;
-    if (filter_) verdict = [this](DecodedBatch& b) { return judge(b); };
-    pipeline_ = std::make_unique<BatchPipeline>(std::move(config), std::move(verdict));
+    if (filter_ && options_.pruning.page_index)
+      config.page_header_ranges = [this](const RowGroupPlan& group,
+                                         const std::function<const ChunkBytes*(size_t)>& chunk_of, int64_t& pages,
+                                         int64_t& pruned) {
+        return plan::page_header_ranges(*filter_, file_.metadata(), file_.schema(), group.row_group, chunk_of,
+                                        file_.name(), pages, pruned, &lookups_);
+      };
+    if (filter_)
+      judge_ = std::make_unique<FilterJudge>(*filter_, file.schema(), leaves_, options_.offset, options_.limit);
+    pipeline_ = std::make_unique<BatchPipeline>(std::move(config), judge_.get());
   }
 
   RecordBatch prototype() const override {
@@ -158,21 +169,28 @@ class FileBatchReader final : public BatchSource {
     bool more = false;
     DecodedBatch batch;
     while (pipeline_->next(batch)) {
-      if (!filter_) {
-        std::lock_guard lock(stats_mutex_);
-        options_.stats->rows_decoded += batch.rows;
-      }
+      if (!filter_) rows_decoded_ += batch.rows;
       if (batch.kept == 0) continue;
       assemble_batch(batch, out);
       more = true;
       break;
     }
-    const LeafReadCounters counters = pipeline_->counters();
-    std::lock_guard lock(stats_mutex_);
+    const BatchPipeline::Counters counters = pipeline_->counters();
     ReadStats& stats = *options_.stats;
+    if (judge_) {
+      const FilterJudge::Counts counts = judge_->counts();
+      stats.rows_decoded = counts.rows_decoded;
+      stats.rows_filtered = counts.rows_filtered;
+      stats.rows_skipped_by_offset = counts.rows_skipped_by_offset;
+    } else {
+      stats.rows_decoded = rows_decoded_;
+    }
     stats.bytes_read = static_cast<int64_t>(file_.input().bytes_read() - start_bytes_);
-    stats.pages_decompressed = counters.pages_decompressed;
-    stats.values_decoded = counters.values_decoded;
+    stats.pages_decompressed = counters.leaves.pages_decompressed;
+    stats.values_decoded = counters.leaves.values_decoded;
+    stats.header_pages = counters.header_pages;
+    stats.pages_pruned_by_headers = counters.header_pages_pruned;
+    stats.rows_pruned_by_pages = planned_rows_pruned_by_pages_ + counters.header_rows_pruned;
     if (more) stats.rows_returned += out.num_rows;
     return more;
   }
@@ -207,65 +225,6 @@ class FileBatchReader final : public BatchSource {
   }
 
  private:
-  // The filter's verdict on a batch of its columns, then the offset and
-  // the limit (counted in file order: the pipeline calls this for one batch
-  // at a time, in order). The filter's columns among the output are
-  // compacted to the kept rows here; the others are read for them alone.
-  bool judge(DecodedBatch& b) {
-    const int64_t rows = b.rows;
-    const auto& tests = filter_->tests();
-    std::vector<std::vector<uint8_t>> truths(tests.size());
-    for (size_t t = 0; t < tests.size(); ++t) {
-      const LeafBatch& leaf = b.leaves[test_slots_[t]];
-      const ColumnDescriptor& column = file_.schema().column(static_cast<size_t>(tests[t].column));
-      const filter::DenseValues values =
-          filter::dense_values(column, leaf.values.fixed.data(), leaf.values.bytes.offsets(), leaf.values.bytes.data());
-      truths[t].resize(static_cast<size_t>(rows));
-      filter::evaluate_test(tests[t], values, leaf.def.empty() ? nullptr : leaf.def_levels(),
-                            column.max_definition_level, rows, truths[t].data());
-    }
-    std::vector<uint8_t>& keep = b.keep;
-    keep.resize(static_cast<size_t>(rows));
-    filter::evaluate_tree(filter_->root(), truths, rows, keep.data());
-    int64_t kept = 0;
-    for (auto& k : keep) {
-      k = k == filter::kRowTrue;
-      kept += k;
-    }
-    const int64_t matched = kept;
-    int64_t by_offset = 0;
-    if (options_.offset > skipped_ || options_.limit >= 0) {
-      for (auto& k : keep) {
-        if (!k) continue;
-        if (skipped_ < options_.offset) {
-          k = 0;
-          ++skipped_;
-          ++by_offset;
-          --kept;
-        } else if (options_.limit >= 0 && returned_ >= options_.limit) {
-          k = 0;
-          --kept;
-        } else {
-          ++returned_;
-        }
-      }
-    } else {
-      returned_ += kept;
-    }
-    b.kept = kept;
-    if (kept > 0 && kept < rows)
-      for (size_t slot : out_slots_)
-        if (is_filter_slot_[slot])
-          keep_records(b.leaves[slot], file_.schema().column(static_cast<size_t>(leaves_[slot])), keep.data(), rows);
-    {
-      std::lock_guard lock(stats_mutex_);
-      options_.stats->rows_decoded += rows;
-      options_.stats->rows_filtered += rows - matched;
-      options_.stats->rows_skipped_by_offset += by_offset;
-    }
-    return options_.limit < 0 || returned_ < options_.limit;
-  }
-
   void assemble_batch(DecodedBatch& b, RecordBatch& out) {
     std::vector<LeafInput> inputs;
     for (size_t slot : out_slots_)
@@ -297,7 +256,6 @@ class FileBatchReader final : public BatchSource {
   ReadOptions options_;
   FileLookups lookups_{file_, options_.pages};  // the plan's, kept for fetching
   ReadStats own_stats_;
-  std::mutex stats_mutex_;  // verdicts run on the pipeline's threads
   uint64_t start_bytes_ = 0;
   std::optional<filter::BoundFilter> filter_;
   std::vector<ArrayPlan> plans_;
@@ -306,8 +264,9 @@ class FileBatchReader final : public BatchSource {
   std::vector<size_t> test_slots_;    // each filter test's leaf among leaves_
   std::vector<bool> is_filter_slot_;  // read before the verdict
   ReadPlan plan_;
-  int64_t skipped_ = 0;                      // rows dropped by the offset so far
-  int64_t returned_ = 0;                     // rows kept so far
+  int64_t rows_decoded_ = 0;  // without a filter
+  int64_t planned_rows_pruned_by_pages_ = 0;
+  std::unique_ptr<FilterJudge> judge_;
   std::unique_ptr<BatchPipeline> pipeline_;  // last: its tasks use the members above
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "../filter/bound_filter.h"
@@ -50,6 +51,12 @@ class ChunkLookups {
   struct PageIndex {
     const format::ColumnIndex* column_index = nullptr;  // may be null
     const format::OffsetIndex* offset_index = nullptr;
+    // One flag a page, set where min_values/max_values are no bounds: an
+    // index synthesized from page headers (page_header_index.h) has pages
+    // without statistics, which a ColumnIndex cannot describe (a byte
+    // array has no greatest value to put in max). Null: every non-null
+    // page has bounds.
+    const std::vector<bool>* unbounded = nullptr;
   };
   // The chunk's page index, validated (page_index.h); offset_index set.
   virtual std::optional<PageIndex> page_index(size_t row_group, size_t column) = 0;
@@ -61,6 +68,15 @@ class ChunkLookups {
 std::vector<RowRange> page_index_ranges(const filter::BoundFilter& filter, const format::FileMetaData& file,
                                         const Schema& schema, size_t row_group, int64_t num_rows, ChunkLookups& lookups,
                                         int64_t& pages, int64_t& pages_pruned);
+// The same with the filter columns' indexes at hand, whatever their source:
+// indexes[i] is that of filter.columns()[i] (nullopt: none).
+std::vector<RowRange> page_index_ranges(const filter::BoundFilter& filter, const format::FileMetaData& file,
+                                        const Schema& schema, int64_t num_rows,
+                                        std::span<const std::optional<ChunkLookups::PageIndex>> indexes);
+// Adds the index's pages to `pages`, and those without a row in `kept` to
+// `pages_pruned`.
+void count_pruned_pages(const std::vector<RowRange>& kept, const format::OffsetIndex& index, int64_t num_rows,
+                        int64_t& pages, int64_t& pages_pruned);
 
 struct PlanRequest {
   const format::FileMetaData* metadata = nullptr;

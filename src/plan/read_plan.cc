@@ -49,7 +49,8 @@ std::string ReadStats::to_string() const {
          n(row_groups_pruned_by_dictionary) + " by dictionaries, " + n(row_groups_pruned_by_bloom_filter) +
          " by bloom filters\n";
   out += "pages: " + n(pages) + " in the offset indexes of chunks read, " + n(pages_pruned_by_index) +
-         " pruned by the page index\n";
+         " pruned by the page index; " + n(header_pages) + " judged by their headers' statistics, " +
+         n(pages_pruned_by_headers) + " pruned\n";
   out += "rows: " + n(rows) + " considered, " + n(rows_pruned_by_row_groups) + " in pruned row groups, " +
          n(rows_pruned_by_pages) + " in pruned pages, " + n(rows_pruned_by_selection) + " outside the selection, " +
          n(rows_decoded) + " decoded, " + n(rows_filtered) + " filtered out, " + n(rows_skipped_by_offset) +

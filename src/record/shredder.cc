@@ -305,14 +305,6 @@ void collect_leaves(const ArrayPlan& p, std::vector<int>& out) {
 
 }  // namespace
 
-void ShreddedLeaf::clear() {
-  def.clear();
-  rep.clear();
-  num_entries = 0;
-  ranges.clear();
-  num_values = 0;
-}
-
 Shredder::Shredder(const Schema& schema) : schema_(&schema) {
   std::vector<int> all(schema.num_columns());
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);

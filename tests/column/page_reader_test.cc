@@ -29,6 +29,7 @@ std::vector<std::pair<std::string, size_t>> invalid_crcs(const std::string& name
   auto reader = open(name);
   PageReaderOptions options;
   options.verify_crc = false;
+  options.report_crc = true;
   std::vector<std::pair<std::string, size_t>> bad;
   size_t with_crc = 0;
   for (size_t c = 0; c < reader->schema().num_columns(); ++c) {
@@ -42,6 +43,22 @@ std::vector<std::pair<std::string, size_t>> invalid_crcs(const std::string& name
   }
   EXPECT_GE(with_crc, 2u) << name;
   return bad;
+}
+
+// Neither verifying nor reporting: the CRC is not computed, and a corrupt
+// one goes unnoticed.
+TEST(PageReader, UncheckedChecksumsAreNotComputed) {
+  auto reader = open("datapage_v1-corrupt-checksum.parquet");
+  PageReaderOptions options;
+  options.verify_crc = false;
+  PageReader pages(reader->input(), reader->metadata(), 0, 0, "a", options);
+  PageInfo page;
+  size_t unchecked = 0;
+  while (pages.next(page)) {
+    EXPECT_NE(page.crc, CrcStatus::kInvalid);
+    unchecked += page.crc == CrcStatus::kUnchecked;
+  }
+  EXPECT_GT(unchecked, 0u);
 }
 
 TEST(PageReader, CorruptChecksumsAreWhereTheCorpusSays) {

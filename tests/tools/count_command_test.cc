@@ -38,6 +38,18 @@ TEST(CountCommand, CatWhereOffsetLimitAndExplain) {
   EXPECT_THAT(explain.out, HasSubstr("11 returned"));
 }
 
+TEST(CountCommand, CatMemoryLimitAndThreads) {
+  auto whole = run_tool({"cat", tiny_pages(), "--columns", "id,string_col"});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  auto fitted = run_tool({"cat", tiny_pages(), "--columns", "id,string_col", "--threads", "2", "--batch-rows", "500",
+                          "--memory-limit", "1000000"});
+  EXPECT_EQ(fitted.exit_code, 0) << fitted.err;
+  EXPECT_EQ(fitted.out, whole.out);
+  auto tight = run_tool({"cat", tiny_pages(), "--memory-limit", "100"});
+  EXPECT_EQ(tight.exit_code, 1);
+  EXPECT_THAT(tight.err, HasSubstr("more than the memory limit of 100 bytes"));
+}
+
 TEST(CountCommand, BadFiltersAreErrors) {
   auto syntax = run_tool({"count", tiny_pages(), "--where", "id <"});
   EXPECT_EQ(syntax.exit_code, 2);

@@ -46,6 +46,7 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
                    {"offset", true},
                    {"explain", false},
                    {"threads", true},
+                   {"memory-limit", true},
                    {"no-verify-crc", false}});
   const std::string& path = args.expect_positionals({"FILE"})[0];
   Format format = args.value("format") ? parse_format(*args.value("format")) : default_format;
@@ -59,6 +60,7 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
   if (auto v = args.value("offset")) options.offset = parse_count("offset", *v);
   if (auto v = args.value("threads"))
     options.threads = static_cast<int>(std::max<int64_t>(1, parse_count("threads", *v)));
+  if (auto v = args.value("memory-limit")) options.memory_limit = parse_count("memory-limit", *v);
   options.limit = limit;
   if (limit >= 0) options.batch_rows = std::min(options.batch_rows, std::max<int64_t>(limit, 1));
   ReadStats stats;
@@ -120,7 +122,7 @@ const Command kCatCommand = {
     "print rows (JSON Lines, CSV or a table)",
     "usage: parq cat FILE [--format=jsonl|csv|table] [--columns a,b.c] [--where EXPR]\n"
     "                     [--offset N] [--limit N] [--row-groups 0,2] [--threads N]\n"
-    "                     [--explain] [--no-verify-crc]\n"
+    "                     [--memory-limit BYTES] [--explain] [--no-verify-crc]\n"
     "\n"
     "Prints the file's rows. jsonl (the default) is the canonical JSON Lines form:\n"
     "one object per row, keys in schema order, values by logical type.\n"
@@ -133,6 +135,8 @@ const Command kCatCommand = {
     "  --offset N         skip the first N rows (after the filter)\n"
     "  --limit N          at most N rows\n"
     "  --threads N        decode on N threads\n"
+    "  --memory-limit B   hold at most B bytes of decoded batches and fetched chunks\n"
+    "                     (decoding ahead narrows to fit; an error if one batch cannot)\n"
     "  --explain          read, then print the plan and what each stage pruned\n"
     "                     instead of the rows\n"
     "  --row-groups 0,2   only these row groups, in this order\n"

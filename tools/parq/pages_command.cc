@@ -112,6 +112,7 @@ int run_pages(const std::vector<std::string>& argv) {
   const auto& md = reader->metadata();
   PageReaderOptions options;
   options.verify_crc = false;  // report, do not fail
+  options.report_crc = true;
 
   std::string out;
   JsonWriter w(out);

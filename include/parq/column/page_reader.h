@@ -36,7 +36,11 @@ struct PageReaderOptions {
   // with a bounded expansion (snappy, lz4, gzip, lzo) also cap the claimed
   // size by what the stored bytes can expand to.
   uint64_t max_page_bytes = uint64_t{INT32_MAX};
+  // A page whose stored CRC does not match its bytes is an error.
   bool verify_crc = true;
+  // Compute the CRC to report it (PageInfo::crc) without failing on a
+  // mismatch; with neither, a page's CRC is not computed (kUnchecked).
+  bool report_crc = false;
 };
 
 // Where a chunk's pages are, with the workarounds for old writers: a
@@ -70,7 +74,7 @@ struct ChunkBytes {
 ChunkBytes fetch_whole_chunk(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group,
                              size_t column);
 
-enum class CrcStatus { kAbsent, kValid, kInvalid };
+enum class CrcStatus { kAbsent, kValid, kInvalid, kUnchecked };
 const char* to_string(CrcStatus status);
 
 struct PageInfo {

@@ -1,19 +1,29 @@
 // ByteArrayBatch: byte array values in the Arrow binary layout, the form every
 // BYTE_ARRAY decoder produces: n+1 int32 offsets (offsets[0] = 0) and the
-// concatenated bytes. Decoders that would overflow 2^31-1 data bytes stop
-// early and report how many values they produced; the caller starts a new
-// batch.
+// concatenated bytes. Decoders that would overflow 2^31-1 data bytes (or a
+// lower limit the batch was given) stop early and report how many values
+// they produced; the batch remembers that it refused a value, so that its
+// reader can tell a full batch from a short page and throw
+// ByteArrayBatchFull, on which the read starts again with smaller batches.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
 
+#include "parq/error.h"
 #include "parq/util/buffer.h"
 
 namespace parq::encoding {
 
 inline constexpr int64_t kMaxByteArrayBatchBytes = INT32_MAX;
+
+// A batch's byte-array data would pass its limit: the caller reads fewer
+// rows at a time.
+class ByteArrayBatchFull : public Error {
+ public:
+  using Error::Error;
+};
 
 class ByteArrayBatch {
  public:
@@ -38,9 +48,18 @@ class ByteArrayBatch {
   void clear() {
     offsets_.resize(sizeof(int32_t));
     data_.clear();
+    refused_ = false;
   }
-  // Whether `bytes` more data bytes still fit the int32 offsets.
-  bool fits(size_t bytes) const { return bytes <= static_cast<size_t>(kMaxByteArrayBatchBytes) - data_.size(); }
+  // Whether `bytes` more data bytes still fit the limit (by default what
+  // int32 offsets can address); a false answer is remembered.
+  bool fits(size_t bytes) const {
+    const bool ok = data_.size() <= limit_ && bytes <= limit_ - data_.size();
+    refused_ |= !ok;
+    return ok;
+  }
+  bool refused() const { return refused_; }
+  // Lowers the limit (tests of full batches); kept across clear().
+  void set_limit(size_t bytes) { limit_ = std::min(bytes, static_cast<size_t>(kMaxByteArrayBatchBytes)); }
   void append(std::string_view v) {
     data_.append(v);
     offsets_.append_value(static_cast<int32_t>(data_.size()));
@@ -53,6 +72,8 @@ class ByteArrayBatch {
  private:
   Buffer offsets_;
   Buffer data_;
+  size_t limit_ = static_cast<size_t>(kMaxByteArrayBatchBytes);
+  mutable bool refused_ = false;
 };
 
 }  // namespace parq::encoding

@@ -33,6 +33,11 @@ struct ReadOptions {
   // ahead. Decoding ahead narrows to fit; a read whose one batch and row
   // group cannot fit fails with an error saying so.
   int64_t memory_limit = 0;
+  // A batch's byte-array data per column stays within this many bytes (0:
+  // what int32 offsets address, 2 GiB - 1); a batch that would pass it is
+  // read again as smaller batches, so long values never fail a read with
+  // the default batch size. Only a single row over it is an error.
+  int64_t max_batch_bytes = 0;
 
   // Only rows for which the filter is true (SQL semantics: a comparison
   // with null is not true). Its columns need not be among `columns`.

@@ -48,9 +48,15 @@ struct ReadStats {
   int64_t row_groups_pruned_by_bloom_filter = 0;
   int64_t pages = 0;  // data pages of the chunks read, as the offset index counts them (0 without one)
   int64_t pages_pruned_by_index = 0;
+  // Without a page index: the filter columns' data pages whose header
+  // statistics were consulted once their chunk was fetched, and of those
+  // the pages no row of which can match (their rows count in
+  // rows_pruned_by_pages; the other columns skip them undecoded).
+  int64_t header_pages = 0;
+  int64_t pages_pruned_by_headers = 0;
   int64_t rows = 0;                       // in the row groups considered
   int64_t rows_pruned_by_row_groups = 0;  // in row groups pruned
-  int64_t rows_pruned_by_pages = 0;       // outside the page index's row ranges
+  int64_t rows_pruned_by_pages = 0;       // outside the page index's (or page headers') row ranges
   int64_t rows_pruned_by_selection = 0;   // outside row_selection in row groups read
   int64_t rows_decoded = 0;               // rows whose filter columns were decoded
   int64_t rows_filtered = 0;              // decoded, then dropped by the filter

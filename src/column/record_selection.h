@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "../column/leaf_reader.h"
+#include "leaf_reader.h"
 #include "parq/schema/schema.h"
 
 namespace parq {

@@ -1,68 +1,29 @@
 // keep_records; see record_selection.h.
 //
-// Two passes: the levels are compacted entry by entry while a keep flag is
-// noted for each dense value; then the values are compacted by those flags
-// in loops without a call per value: fixed widths branch-free (the write
-// position advances by the flag), byte arrays a run of kept values at a
-// time (a filter that keeps most rows keeps long runs).
+// Two passes: the levels are compacted while a keep flag is noted for each
+// dense value (the flags of the defined entries, for a leaf without
+// repetition, by the compaction kernels); then the values are compacted by
+// those flags: fixed widths by the kernels (encoding/compact_kernels.h),
+// byte arrays a run of kept values at a time (a filter that keeps most rows
+// keeps long runs).
 #include "record_selection.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
+#include "../encoding/compact_kernels.h"
 #include "parq/error.h"
 
 namespace parq {
 namespace {
 
-// From `src` to `dst`, which may be the same place (dst never passes src).
-template <class T>
-size_t compact_typed(const uint8_t* src, uint8_t* dst, const uint8_t* keep, size_t n) {
-  const T* in = reinterpret_cast<const T*>(src);
-  T* out = reinterpret_cast<T*>(dst);
-  size_t w = 0;
-  for (size_t j = 0; j < n; ++j) {
-    T v;
-    std::memcpy(&v, in + j, sizeof(T));
-    std::memcpy(out + w, &v, sizeof(T));
-    w += keep[j];
-  }
-  return w;
-}
-
-// Keeps the values whose flag is set, from `src` into `dst` (the same
-// buffer, or one of room for n values); returns how many.
-size_t compact_fixed(const uint8_t* src, uint8_t* dst, size_t width, const uint8_t* keep, size_t n) {
-  struct Bytes12 {
-    uint8_t b[12];
-  };
-  struct Bytes16 {
-    uint8_t b[16];
-  };
-  switch (width) {
-    case 1:
-      return compact_typed<uint8_t>(src, dst, keep, n);
-    case 2:
-      return compact_typed<uint16_t>(src, dst, keep, n);
-    case 4:
-      return compact_typed<uint32_t>(src, dst, keep, n);
-    case 8:
-      return compact_typed<uint64_t>(src, dst, keep, n);
-    case 12:
-      return compact_typed<Bytes12>(src, dst, keep, n);
-    case 16:
-      return compact_typed<Bytes16>(src, dst, keep, n);
-    default: {
-      size_t w = 0;
-      for (size_t j = 0; j < n; ++j) {
-        if (!keep[j]) continue;
-        if (dst != src || w != j) std::memmove(dst + w * width, src + j * width, width);
-        ++w;
-      }
-      return w;
-    }
-  }
-}
+using encoding::compact1;
+using encoding::compact_levels;
+using encoding::compact_width;
+using encoding::count_kept;
+using encoding::kCompactSlack;
 
 // Byte arrays in place, a run of kept values at a time. Offsets are
 // rewritten at or before where they are read, and each run's source
@@ -95,9 +56,7 @@ void compact_byte_arrays(encoding::ByteArrayBatch& values, const uint8_t* keep, 
 }  // namespace
 
 void keep_records(LeafBatch& batch, const ColumnDescriptor& column, const uint8_t* keep, int64_t records) {
-  bool all = true;
-  for (int64_t r = 0; r < records && all; ++r) all = keep[r] != 0;
-  if (all) return;
+  if (records <= 0 || count_kept(keep, static_cast<size_t>(records)) == static_cast<size_t>(records)) return;
 
   const int64_t entries = batch.num_entries;
   const bool has_def = !batch.def.empty();
@@ -109,24 +68,22 @@ void keep_records(LeafBatch& batch, const ColumnDescriptor& column, const uint8_
   // Pass 1: levels, and a flag per dense value.
   std::vector<uint8_t> value_keep;
   const uint8_t* vkeep = keep;  // without levels, values are records
-  size_t written = static_cast<size_t>(entries);
-  if (has_def || has_rep) {
+  size_t written = 0;
+  if (has_rep) {
     value_keep.resize(count);
     int16_t* def = has_def ? batch.def.data_as<int16_t>() : nullptr;
-    int16_t* rep = has_rep ? batch.rep.data_as<int16_t>() : nullptr;
+    int16_t* rep = batch.rep.data_as<int16_t>();
     int64_t record = -1;
     uint8_t k = 0;
     size_t w = 0, j = 0;
     for (int64_t i = 0; i < entries; ++i) {
-      if (!has_rep) {
-        k = keep[i];
-      } else if (rep[i] == 0) {
+      if (rep[i] == 0) {
         if (++record >= records) throw Error("keep_records: more records in the batch than counted");
-        k = keep[record];
+        k = keep[record] != 0;
       }
       const bool defined = !has_def || def[i] == max_def;
       if (has_def) def[w] = def[i];
-      if (has_rep) rep[w] = rep[i];
+      rep[w] = rep[i];
       w += k;
       if (defined) {
         if (j >= count) throw Error("keep_records: more defined entries than values");
@@ -135,9 +92,24 @@ void keep_records(LeafBatch& batch, const ColumnDescriptor& column, const uint8_
     }
     written = w;
     vkeep = value_keep.data();
+  } else if (has_def) {
+    // A chunk at a time: its defined entries' flags, then its levels
+    // compacted in place (writes stay at or below the chunk).
+    value_keep.resize(count + kCompactSlack);
+    int16_t* def = batch.def.data_as<int16_t>();
+    constexpr int64_t kChunk = 4096;
+    std::array<uint8_t, kChunk> defined;
+    size_t v = 0;
+    for (int64_t at = 0; at < entries; at += kChunk) {
+      const auto n = static_cast<size_t>(std::min(kChunk, entries - at));
+      for (size_t i = 0; i < n; ++i) defined[i] = def[at + static_cast<int64_t>(i)] == max_def;
+      if (count_kept(defined.data(), n) > count - v) throw Error("keep_records: more defined entries than values");
+      v += compact1(keep + at, defined.data(), n, value_keep.data() + v);
+      written += compact_levels(def + at, keep + at, n, def + written);
+    }
+    vkeep = value_keep.data();
   } else {
-    written = 0;
-    for (int64_t i = 0; i < entries; ++i) written += keep[i];
+    written = count_kept(keep, static_cast<size_t>(entries));
   }
   if (has_def) batch.def.resize(written * sizeof(int16_t));
   if (has_rep) batch.rep.resize(written * sizeof(int16_t));
@@ -154,11 +126,11 @@ void keep_records(LeafBatch& batch, const ColumnDescriptor& column, const uint8_
       // A view of the page: compact into fresh memory in one pass rather
       // than copying the page's values first and compacting them after.
       Buffer out(count * width);
-      kept_values = compact_fixed(values.fixed.span().data(), out.data(), width, vkeep, count);
+      kept_values = compact_width(values.fixed.span().data(), width, vkeep, count, out.data());
       out.resize(kept_values * width);
       values.fixed = std::move(out);
     } else {
-      kept_values = compact_fixed(values.fixed.data(), values.fixed.data(), width, vkeep, count);
+      kept_values = compact_width(values.fixed.data(), width, vkeep, count, values.fixed.data());
       values.fixed.resize(kept_values * width);
     }
   }

@@ -1,7 +1,7 @@
 // keep_records: levels and values of the kept records, for flat leaves with
 // and without nulls, byte arrays, every fixed width, and records of lists
 // spanning several entries.
-#include "../../src/record/record_selection.h"
+#include "column/record_selection.h"
 
 #include <gtest/gtest.h>
 

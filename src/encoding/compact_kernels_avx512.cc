@@ -1,0 +1,193 @@
+// AVX-512 compaction kernels; see encoding/compact_kernels.h.
+//
+// Hand-written because compilers do not vectorize a loop whose write
+// position depends on the data. VPCOMPRESSD/Q pack the kept lanes of a
+// register to its front and a masked store writes exactly those, so these
+// kernels write nothing past the last kept element. The level parq calls
+// AVX-512 (F, BW, VL, VBMI) does not include VBMI2's byte and word
+// compresses: 1- and 2-byte elements are widened to 32-bit lanes,
+// compressed, and narrowed again (VPMOVDB/VPMOVDW). The compress goes to a
+// register and a masked store follows, rather than VPCOMPRESS to memory,
+// which is microcoded and slow on several cores. Blocks that keep all their
+// elements are copied whole, and those that keep very few copy them one by
+// one.
+#include <immintrin.h>
+
+#include <bit>
+#include <cstring>
+
+#include "encoding/compact_kernels.h"
+
+// GCC 12 flags the deliberately undefined source operand inside its own
+// conversion intrinsics.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#define PARQ_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx2,bmi2,popcnt")))
+
+namespace parq::encoding::detail {
+namespace {
+
+// Bit i set where keep[i] != 0, for 64 flags.
+PARQ_AVX512 inline uint64_t keep_mask64(const uint8_t* keep) {
+  const __m512i k = _mm512_loadu_si512(keep);
+  return _mm512_test_epi8_mask(k, k);
+}
+
+// The low `count` bits (count <= 16).
+inline uint32_t low_bits(unsigned count) { return (1u << count) - 1; }
+
+// Copies a block whose every element is kept: all loads before any store,
+// so that an in-place compaction (dst at or below src) reads its input
+// before overwriting it.
+template <int kVectors>
+PARQ_AVX512 inline void copy_block(const void* src, void* dst) {
+  __m512i v[kVectors];
+  for (int i = 0; i < kVectors; ++i) v[i] = _mm512_loadu_si512(static_cast<const __m512i*>(src) + i);
+  for (int i = 0; i < kVectors; ++i) _mm512_storeu_si512(static_cast<__m512i*>(dst) + i, v[i]);
+}
+
+// Blocks that keep this few elements copy them one by one, by their bits:
+// cheaper than the vector steps over the whole block when a filter keeps
+// few rows.
+constexpr int kSparseBlock = 3;
+
+template <class T, class Bits>
+inline size_t copy_sparse(const T* src, Bits bits, T* dst) {
+  size_t w = 0;
+  for (; bits != 0; bits &= bits - 1) std::memcpy(dst + w++, src + std::countr_zero(bits), sizeof(T));
+  return w;
+}
+
+template <class T>
+size_t tail_scalar(const T* src, const uint8_t* keep, size_t n, T* dst) {
+  size_t w = 0;
+  for (size_t j = 0; j < n; ++j) {
+    T v;
+    std::memcpy(&v, src + j, sizeof(T));
+    std::memcpy(dst + w, &v, sizeof(T));
+    w += keep[j] != 0;
+  }
+  return w;
+}
+
+PARQ_AVX512 size_t compact1_avx512(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
+  const auto* src = static_cast<const uint8_t*>(src_v);
+  auto* dst = static_cast<uint8_t*>(dst_v);
+  size_t w = 0, j = 0;
+  for (; j + 64 <= n; j += 64) {
+    const uint64_t bits = keep_mask64(keep + j);
+    if (bits == 0) continue;
+    if (bits == ~uint64_t{0}) {
+      copy_block<1>(src + j, dst + w);
+      w += 64;
+      continue;
+    }
+    if (_mm_popcnt_u64(bits) <= kSparseBlock) {
+      w += copy_sparse(src + j, bits, dst + w);
+      continue;
+    }
+    for (int g = 0; g < 4; ++g) {
+      const auto m = static_cast<__mmask16>(bits >> (16 * g));
+      const __m512i wide = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + j + 16 * g)));
+      const __m128i packed = _mm512_cvtepi32_epi8(_mm512_maskz_compress_epi32(m, wide));
+      const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
+      _mm_mask_storeu_epi8(dst + w, static_cast<__mmask16>(low_bits(count)), packed);
+      w += count;
+    }
+  }
+  return w + tail_scalar(src + j, keep + j, n - j, dst + w);
+}
+
+PARQ_AVX512 size_t compact2_avx512(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
+  const auto* src = static_cast<const uint16_t*>(src_v);
+  auto* dst = static_cast<uint16_t*>(dst_v);
+  size_t w = 0, j = 0;
+  for (; j + 64 <= n; j += 64) {
+    const uint64_t bits = keep_mask64(keep + j);
+    if (bits == 0) continue;
+    if (bits == ~uint64_t{0}) {
+      copy_block<2>(src + j, dst + w);
+      w += 64;
+      continue;
+    }
+    if (_mm_popcnt_u64(bits) <= kSparseBlock) {
+      w += copy_sparse(src + j, bits, dst + w);
+      continue;
+    }
+    for (int g = 0; g < 4; ++g) {
+      const auto m = static_cast<__mmask16>(bits >> (16 * g));
+      const __m512i wide =
+          _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j + 16 * g)));
+      const __m256i packed = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(m, wide));
+      const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
+      _mm256_mask_storeu_epi16(dst + w, static_cast<__mmask16>(low_bits(count)), packed);
+      w += count;
+    }
+  }
+  return w + tail_scalar(src + j, keep + j, n - j, dst + w);
+}
+
+PARQ_AVX512 size_t compact4_avx512(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
+  const auto* src = static_cast<const uint32_t*>(src_v);
+  auto* dst = static_cast<uint32_t*>(dst_v);
+  size_t w = 0, j = 0;
+  for (; j + 64 <= n; j += 64) {
+    const uint64_t bits = keep_mask64(keep + j);
+    if (bits == 0) continue;
+    if (bits == ~uint64_t{0}) {
+      copy_block<4>(src + j, dst + w);
+      w += 64;
+      continue;
+    }
+    if (_mm_popcnt_u64(bits) <= kSparseBlock) {
+      w += copy_sparse(src + j, bits, dst + w);
+      continue;
+    }
+    for (int g = 0; g < 4; ++g) {
+      const auto m = static_cast<__mmask16>(bits >> (16 * g));
+      const __m512i v = _mm512_loadu_si512(src + j + 16 * g);
+      const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
+      _mm512_mask_storeu_epi32(dst + w, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(m, v));
+      w += count;
+    }
+  }
+  return w + tail_scalar(src + j, keep + j, n - j, dst + w);
+}
+
+PARQ_AVX512 size_t compact8_avx512(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
+  const auto* src = static_cast<const uint64_t*>(src_v);
+  auto* dst = static_cast<uint64_t*>(dst_v);
+  size_t w = 0, j = 0;
+  for (; j + 64 <= n; j += 64) {
+    const uint64_t bits = keep_mask64(keep + j);
+    if (bits == 0) continue;
+    if (bits == ~uint64_t{0}) {
+      copy_block<8>(src + j, dst + w);
+      w += 64;
+      continue;
+    }
+    if (_mm_popcnt_u64(bits) <= kSparseBlock) {
+      w += copy_sparse(src + j, bits, dst + w);
+      continue;
+    }
+    for (int g = 0; g < 8; ++g) {
+      const auto m = static_cast<__mmask8>(bits >> (8 * g));
+      const __m512i v = _mm512_loadu_si512(src + j + 8 * g);
+      const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
+      _mm512_mask_storeu_epi64(dst + w, static_cast<__mmask8>(low_bits(count)), _mm512_maskz_compress_epi64(m, v));
+      w += count;
+    }
+  }
+  return w + tail_scalar(src + j, keep + j, n - j, dst + w);
+}
+
+}  // namespace
+
+const CompactKernels& compact_kernels_avx512() {
+  static const CompactKernels k{{&compact1_avx512, &compact2_avx512, &compact4_avx512, &compact8_avx512}};
+  return k;
+}
+
+}  // namespace parq::encoding::detail
