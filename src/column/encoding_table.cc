@@ -94,7 +94,9 @@ constexpr size_t kSpanValues = 1024;
 // below check only the indices of the values they keep.
 constexpr size_t kUnchecked = SIZE_MAX;
 
-[[noreturn]] void batch_full() { throw Error("more than 2 GiB of byte-array data in one batch; read smaller batches"); }
+[[noreturn]] void batch_full() {
+  throw encoding::ByteArrayBatchFull("more byte-array data than one batch may hold; read smaller batches");
+}
 
 // Appends the values of `from` whose keep[i] is non-zero (i < n) to `out`.
 void append_kept(const ByteArrayBatch& from, const uint8_t* keep, size_t n, size_t kept, ByteArrayBatch& out) {
@@ -132,7 +134,7 @@ size_t select_through_scratch(D& decoder, size_t width, size_t n, const uint8_t*
       got = decoder.skip(count);
     } else if (kind == KeepSpan::kAll) {
       got = decoder.read(count, out);
-      if (width == 0 && got < count && !out.bytes.fits(1)) batch_full();
+      if (width == 0 && got < count && (scratch.bytes.refused() || !out.bytes.fits(1))) batch_full();
     } else if (width != 0) {
       scratch.fixed.clear();
       got = decoder.read(count, scratch);

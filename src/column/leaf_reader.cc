@@ -7,6 +7,7 @@
 
 #include "../encoding/compact_kernels.h"
 #include "level_decoding.h"
+#include "parq/encoding/byte_array_batch.h"
 #include "parq/error.h"
 #include "record_selection.h"
 #include "util/varint.h"
@@ -34,7 +35,13 @@ std::string LeafReader::where() const { return pages_.where(page_); }
 // group and page, unless the message has them already.
 void LeafReader::with_context(const Error& e) const {
   std::string context = where();
-  if (std::string_view(e.what()).substr(0, pages_.name().size()) == pages_.name()) throw e;
+  // A full batch keeps its type: the reader's caller reads fewer rows.
+  const bool full = dynamic_cast<const encoding::ByteArrayBatchFull*>(&e) != nullptr;
+  if (std::string_view(e.what()).substr(0, pages_.name().size()) == pages_.name()) {
+    if (full) throw encoding::ByteArrayBatchFull(e.what());
+    throw Error(e.what());
+  }
+  if (full) throw encoding::ByteArrayBatchFull(context + ": " + e.what());
   throw Error(context + ": " + e.what());
 }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "parq/encoding/byte_array_batch.h"
 #include "parq/error.h"
 
 namespace parq {
@@ -52,13 +53,19 @@ void ValueReader::begin_page(Encoding encoding, const uint8_t* data, size_t size
   page_left_ = num_values;
 }
 
+// The batch's byte-array data reached its limit: the caller reads again
+// with fewer rows (BatchPipeline restarts the row group's reading).
+void ValueReader::batch_full() const {
+  throw encoding::ByteArrayBatchFull("column " + column_ +
+                                     ": more byte-array data than one batch may hold; read smaller batches");
+}
+
 void ValueReader::read(size_t n, LeafValues& out) {
   if (n == 0) return;
   if (n > page_left_) short_page(n, page_left_);
   const size_t got = current_->read(n, out);
   if (got != n) {
-    if (!out.bytes.fits(1))
-      throw Error("column " + column_ + ": more than 2 GiB of byte-array data in one batch; read smaller batches");
+    if (out.bytes.refused() || !out.bytes.fits(1)) batch_full();
     short_page(n, got);
   }
   page_left_ -= n;
@@ -70,7 +77,10 @@ void ValueReader::read_selected(size_t n, const uint8_t* keep, size_t kept, Leaf
   if (kept == n) return read(n, out);
   if (n > page_left_) short_page(n, page_left_);
   const size_t got = current_->read_selected(n, keep, kept, out);
-  if (got != n) short_page(n, got);
+  if (got != n) {
+    if (out.bytes.refused()) batch_full();
+    short_page(n, got);
+  }
   page_left_ -= n;
   out.count += static_cast<int64_t>(kept);
 }

@@ -49,6 +49,7 @@ class ValueReader {
 
  private:
   [[noreturn]] void short_page(size_t wanted, size_t got) const;
+  [[noreturn]] void batch_full() const;
 
   format::Type physical_;
   std::string column_;

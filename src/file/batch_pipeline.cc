@@ -75,6 +75,9 @@ BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_
   if (config_.threads > 1) {
     pool_ = std::make_unique<ThreadPool>(config_.threads);
     max_window_ = 2 * static_cast<size_t>(config_.threads);
+    // Pairs of lanes decompress faster together on one thread, but with
+    // few columns they leave too few tasks for the threads.
+    if (config_.leaves.size() < 4 * static_cast<size_t>(config_.threads)) max_pair_ = 1;
   }
 }
 
@@ -223,7 +226,7 @@ BatchPipeline::Task BatchPipeline::pick() {
       t.batch = &b;
       return t;
     }
-    for (size_t s = 0; s < b.lanes.size() && t.count < 2; ++s) {
+    for (size_t s = 0; s < b.lanes.size() && t.count < max_pair_; ++s) {
       if (b.lanes[s] != Lane::kPending || g.busy[s] || !lane_ready(b, s)) continue;
       if (!config_.early[s]) {
         if (g.late != Group::Late::kReady) {
@@ -368,6 +371,7 @@ void BatchPipeline::restart() {
   g->next_row = resume;
   g->batch_rows = rows;
   done_making_ = false;
+  ++counters_.batch_restarts;
 }
 
 // Fetches the chunks of the row group's early slots (at its opening) or of

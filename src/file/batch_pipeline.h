@@ -113,6 +113,7 @@ class BatchPipeline {
     int64_t header_pages = 0;  // pages whose header statistics were consulted
     int64_t header_pages_pruned = 0;
     int64_t header_rows_pruned = 0;
+    int64_t batch_restarts = 0;  // row groups read again in smaller batches
   };
   Counters counters() const;
 
@@ -151,6 +152,7 @@ class BatchPipeline {
   bool has_late_ = false;
   bool resident_ = false;  // the input hands out views: fetched bytes cost no memory
   size_t max_window_ = 1;
+  size_t max_pair_ = 2;  // lanes per read task
   std::unique_ptr<ThreadPool> pool_;
 
   mutable std::mutex mutex_;

@@ -56,7 +56,7 @@ std::string ReadStats::to_string() const {
          n(rows_decoded) + " decoded, " + n(rows_filtered) + " filtered out, " + n(rows_skipped_by_offset) +
          " skipped by the offset, " + n(rows_returned) + " returned\n";
   out += "io: " + n(bytes_read) + " bytes read, " + n(pages_decompressed) + " pages decompressed, " +
-         n(values_decoded) + " values decoded\n";
+         n(values_decoded) + " values decoded, " + n(batch_restarts) + " batches read again smaller\n";
   return out;
 }
 

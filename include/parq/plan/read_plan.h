@@ -65,6 +65,9 @@ struct ReadStats {
   int64_t bytes_read = 0;  // from the input, metadata after the footer included
   int64_t pages_decompressed = 0;
   int64_t values_decoded = 0;
+  // Batches whose byte-array data would pass the batch limit, read again
+  // in smaller batches from their row group's first incomplete batch.
+  int64_t batch_restarts = 0;
 
   // One line per stage, for `parq cat --explain`.
   std::string to_string() const;
