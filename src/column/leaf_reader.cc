@@ -409,7 +409,9 @@ constexpr int64_t kNestedSkipRecords = 64;
 void LeafReader::select_some(const uint8_t* keep, int64_t entries, size_t kept, LeafBatch& out) {
   const int16_t max_def = column_.max_definition_level;
   const auto n = static_cast<size_t>(entries);
-  const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
+  // Levels are decoded only where some entry is below the maximum.
+  const bool all_defined = page_all_defined_ || max_def == 0;
+  const int16_t* def = all_defined ? nullptr : page_def_.data_as<int16_t>() + page_pos_;
   if (max_def > 0 && !(page_all_defined_ && out.def.empty())) {
     int16_t* out_def = extend_def(out, static_cast<int64_t>(kept));
     if (page_all_defined_) {
@@ -419,7 +421,7 @@ void LeafReader::select_some(const uint8_t* keep, int64_t entries, size_t kept, 
     }
   }
   try {
-    if (page_all_defined_) {
+    if (all_defined) {
       values_.read_selected(n, keep, kept, out.values);
     } else {
       // A value exists only for an entry at the maximum level.
