@@ -152,6 +152,37 @@ size_t select_through_scratch(D& decoder, size_t width, size_t n, const uint8_t*
 
 // ---- fixed-width numbers ---------------------------------------------------
 
+// A dictionary decoder's selective read: spans that keep nothing are
+// skipped, those that keep everything decoded by all(count) (returning how
+// many it decoded), the others' indices decoded, those of kept values
+// compacted and checked against the dictionary's size, and handed to
+// some(indices, kept).
+template <class All, class Some>
+size_t select_dictionary(DictionaryDecoder& dict, uint32_t* indices, size_t entries, const uint8_t* keep, size_t n,
+                         All all, Some some) {
+  size_t done = 0;
+  bool ended = false;
+  for_each_keep_span(keep, n, kSpanValues, [&](KeepSpan kind, size_t first, size_t count, size_t) {
+    if (ended) return;
+    size_t got = 0;
+    if (kind == KeepSpan::kNone) {
+      got = dict.skip(count);
+    } else if (kind == KeepSpan::kAll) {
+      got = all(count);
+    } else {
+      got = dict.decode_indices(indices, count, kUnchecked);
+      if (got == count) {
+        const size_t k = compact4(indices, keep + first, count, indices);
+        detail::check_dictionary_indices(indices, k, entries);
+        some(indices, k);
+      }
+    }
+    done += got;
+    ended = got < count;
+  });
+  return done;
+}
+
 // INT32, INT64, INT96, FLOAT, DOUBLE.
 template <class T>
 class PlainNumbers final : public ValueDecoder {
@@ -198,29 +229,17 @@ class DictionaryNumbers final : public ValueDecoder {
   size_t read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) override {
     T* dst = reinterpret_cast<T*>(out.fixed.extend(kept * sizeof(T)));
     const std::span<const T> entries(dictionary_.entries);
-    size_t done = 0;
-    bool ended = false;
-    for_each_keep_span(keep, n, kSpanValues, [&](KeepSpan kind, size_t first, size_t count, size_t) {
-      if (ended) return;
-      size_t got = 0;
-      if (kind == KeepSpan::kNone) {
-        got = dict_.skip(count);
-      } else if (kind == KeepSpan::kAll) {
-        got = dict_.decode(entries, dst, count);
-        dst += got;
-      } else {
-        got = dict_.decode_indices(indices_.data(), count, kUnchecked);
-        if (got == count) {
-          const size_t k = compact4(indices_.data(), keep + first, count, indices_.data());
-          detail::check_dictionary_indices(indices_.data(), k, entries.size());
-          detail::gather_typed(entries.data(), entries.size(), indices_.data(), k, dst);
+    return select_dictionary(
+        dict_, indices_.data(), entries.size(), keep, n,
+        [&](size_t count) {
+          const size_t got = dict_.decode(entries, dst, count);
+          dst += got;
+          return got;
+        },
+        [&](const uint32_t* indices, size_t k) {
+          detail::gather_typed(entries.data(), entries.size(), indices, k, dst);
           dst += k;
-        }
-      }
-      done += got;
-      ended = got < count;
-    });
-    return done;
+        });
   }
 
  private:
@@ -377,29 +396,17 @@ class DictionaryByteArrays final : public ValueDecoder {
   }
   size_t skip(size_t n) override { return dict_.skip(n); }
   size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
-    size_t done = 0;
-    bool ended = false;
-    for_each_keep_span(keep, n, kSpanValues, [&](KeepSpan kind, size_t first, size_t count, size_t) {
-      if (ended) return;
-      size_t got = 0;
-      if (kind == KeepSpan::kNone) {
-        got = dict_.skip(count);
-      } else if (kind == KeepSpan::kAll) {
-        got = dict_.decode(dictionary_.entries, dictionary_.longest, out.bytes, count);
-        if (got < count && !out.bytes.fits(1)) batch_full();
-      } else {
-        got = dict_.decode_indices(indices_.data(), count, kUnchecked);
-        if (got == count) {
-          const size_t k = compact4(indices_.data(), keep + first, count, indices_.data());
-          detail::check_dictionary_indices(indices_.data(), k, dictionary_.entries.size());
-          if (detail::append_entries(dictionary_.entries, dictionary_.longest, indices_.data(), 0, k, out.bytes) < k)
+    return select_dictionary(
+        dict_, indices_.data(), dictionary_.entries.size(), keep, n,
+        [&](size_t count) {
+          const size_t got = dict_.decode(dictionary_.entries, dictionary_.longest, out.bytes, count);
+          if (got < count && (out.bytes.refused() || !out.bytes.fits(1))) batch_full();
+          return got;
+        },
+        [&](const uint32_t* indices, size_t k) {
+          if (detail::append_entries(dictionary_.entries, dictionary_.longest, indices, 0, k, out.bytes) < k)
             batch_full();
-        }
-      }
-      done += got;
-      ended = got < count;
-    });
-    return done;
+        });
   }
 
  private:
@@ -454,29 +461,17 @@ class DictionaryFixedLen final : public ValueDecoder {
   size_t read_selected(size_t n, const uint8_t* keep, size_t kept, LeafValues& out) override {
     const size_t width = dictionary_.width;
     uint8_t* dst = out.fixed.extend(kept * width);
-    size_t done = 0;
-    bool ended = false;
-    for_each_keep_span(keep, n, kSpanValues, [&](KeepSpan kind, size_t first, size_t count, size_t) {
-      if (ended) return;
-      size_t got = 0;
-      if (kind == KeepSpan::kNone) {
-        got = dict_.skip(count);
-      } else if (kind == KeepSpan::kAll) {
-        got = dict_.decode(dictionary_.entries.data(), dictionary_.count, width, dst, count);
-        dst += got * width;
-      } else {
-        got = dict_.decode_indices(indices_.data(), count, kUnchecked);
-        if (got == count) {
-          const size_t k = compact4(indices_.data(), keep + first, count, indices_.data());
-          detail::check_dictionary_indices(indices_.data(), k, dictionary_.count);
+    return select_dictionary(
+        dict_, indices_.data(), dictionary_.count, keep, n,
+        [&](size_t count) {
+          const size_t got = dict_.decode(dictionary_.entries.data(), dictionary_.count, width, dst, count);
+          dst += got * width;
+          return got;
+        },
+        [&](const uint32_t* indices, size_t k) {
           for (size_t i = 0; i < k; ++i, dst += width)
-            std::memcpy(dst, dictionary_.entries.data() + indices_[i] * width, width);
-        }
-      }
-      done += got;
-      ended = got < count;
-    });
-    return done;
+            std::memcpy(dst, dictionary_.entries.data() + indices[i] * width, width);
+        });
   }
 
  private:

@@ -22,19 +22,11 @@ size_t compact_scalar(const T* src, const uint8_t* keep, size_t n, T* dst) {
         j += 8;
         continue;
       }
-      for (const size_t end = j + 8; j < end; ++j) {
-        T v;
-        std::memcpy(&v, src + j, sizeof(T));
-        std::memcpy(dst + w, &v, sizeof(T));
-        w += keep[j] != 0;
-      }
+      w += detail::compact_tail(src + j, keep + j, 8, dst + w);
+      j += 8;
       continue;
     }
-    T v;
-    std::memcpy(&v, src + j, sizeof(T));
-    std::memcpy(dst + w, &v, sizeof(T));
-    w += keep[j] != 0;
-    ++j;
+    return w + detail::compact_tail(src + j, keep + j, n - j, dst + w);
   }
   return w;
 }

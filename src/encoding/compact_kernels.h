@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "parq/util/cpu.h"
 
@@ -125,6 +126,33 @@ void for_each_keep_span(const uint8_t* keep, size_t n, size_t max_some, Fn&& fn)
 }
 
 namespace detail {
+
+// Blocks that keep this few elements copy them one by one, by their bits:
+// cheaper than the vector steps over the whole block when a filter keeps
+// few rows.
+inline constexpr int kSparseBlock = 3;
+
+template <class T, class Bits>
+inline size_t copy_sparse(const T* src, Bits bits, T* dst) {
+  size_t w = 0;
+  for (; bits != 0; bits &= bits - 1) std::memcpy(dst + w++, src + std::countr_zero(bits), sizeof(T));
+  return w;
+}
+
+// Branch-free: every element is written and the write position advances
+// by its flag (dst needs room for n elements). For what the vector loops
+// leave, and the scalar kernels' words of flags.
+template <class T>
+inline size_t compact_tail(const T* src, const uint8_t* keep, size_t n, T* dst) {
+  size_t w = 0;
+  for (size_t j = 0; j < n; ++j) {
+    T v;
+    std::memcpy(&v, src + j, sizeof(T));
+    std::memcpy(dst + w, &v, sizeof(T));
+    w += keep[j] != 0;
+  }
+  return w;
+}
 
 using CompactKernel = size_t (*)(const void* src, const uint8_t* keep, size_t n, void* dst);
 

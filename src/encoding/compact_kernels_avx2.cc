@@ -68,30 +68,6 @@ PARQ_AVX2 inline void copy_block(const void* src, void* dst) {
   for (int i = 0; i < kVectors; ++i) _mm256_storeu_si256(static_cast<__m256i*>(dst) + i, v[i]);
 }
 
-// Blocks that keep this few elements copy them one by one, by their bits:
-// cheaper than the vector steps over the whole block when a filter keeps
-// few rows.
-constexpr int kSparseBlock = 3;
-
-template <class T, class Bits>
-inline size_t copy_sparse(const T* src, Bits bits, T* dst) {
-  size_t w = 0;
-  for (; bits != 0; bits &= bits - 1) std::memcpy(dst + w++, src + std::countr_zero(bits), sizeof(T));
-  return w;
-}
-
-template <class T>
-size_t tail_scalar(const T* src, const uint8_t* keep, size_t n, T* dst) {
-  size_t w = 0;
-  for (size_t j = 0; j < n; ++j) {
-    T v;
-    std::memcpy(&v, src + j, sizeof(T));
-    std::memcpy(dst + w, &v, sizeof(T));
-    w += keep[j] != 0;
-  }
-  return w;
-}
-
 PARQ_AVX2 size_t compact1_avx2(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
   const auto* src = static_cast<const uint8_t*>(src_v);
   auto* dst = static_cast<uint8_t*>(dst_v);
@@ -117,7 +93,7 @@ PARQ_AVX2 size_t compact1_avx2(const void* src_v, const uint8_t* keep, size_t n,
       w += static_cast<size_t>(_mm_popcnt_u32(b));
     }
   }
-  return w + tail_scalar(src + j, keep + j, n - j, dst + w);
+  return w + compact_tail(src + j, keep + j, n - j, dst + w);
 }
 
 PARQ_AVX2 size_t compact2_avx2(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
@@ -149,7 +125,7 @@ PARQ_AVX2 size_t compact2_avx2(const void* src_v, const uint8_t* keep, size_t n,
       w += static_cast<size_t>(_mm_popcnt_u32(b));
     }
   }
-  return w + tail_scalar(src + j, keep + j, n - j, dst + w);
+  return w + compact_tail(src + j, keep + j, n - j, dst + w);
 }
 
 PARQ_AVX2 size_t compact4_avx2(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
@@ -177,7 +153,7 @@ PARQ_AVX2 size_t compact4_avx2(const void* src_v, const uint8_t* keep, size_t n,
       w += static_cast<size_t>(_mm_popcnt_u32(b));
     }
   }
-  return w + tail_scalar(src + j, keep + j, n - j, dst + w);
+  return w + compact_tail(src + j, keep + j, n - j, dst + w);
 }
 
 PARQ_AVX2 size_t compact8_avx2(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
@@ -204,7 +180,7 @@ PARQ_AVX2 size_t compact8_avx2(const void* src_v, const uint8_t* keep, size_t n,
       w += static_cast<size_t>(_mm_popcnt_u32(b));
     }
   }
-  return w + tail_scalar(src + j, keep + j, n - j, dst + w);
+  return w + compact_tail(src + j, keep + j, n - j, dst + w);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // One mutex guards the scheduling state (groups, the window, the
 // counters); tasks run outside it. A task owns what it works on while it
 // runs: a read task the lanes (batch, slot) it was given and their leaf
-// readers (marked busy), a verdict task its batch's slots read so far, an open or
+// readers (no other lane of the leaf in the row group is ready until it is
+// done), a verdict task its batch's slots read so far, an open or
 // fetch task its row group's readers still to be made. A lane of a later
 // batch waits for the same leaf's lane of an earlier batch of its row
 // group, because a leaf reader reads forwards only.
@@ -45,7 +46,6 @@ struct BatchPipeline::Group {
   enum class Late { kWaiting, kFetching, kReady } late = Late::kWaiting;
   std::vector<std::unique_ptr<LeafReader>> readers;  // per slot, once fetched
   std::vector<int64_t> row;                          // per slot: the reader's next row
-  std::vector<uint8_t> busy;                         // per slot: a task reads it
   std::vector<LeafReadCounters> counted;             // per slot: already in counters_
   int64_t owned = 0;                                 // fetched bytes held (not views)
   size_t live = 0;                                   // batches made, not handed out
@@ -56,7 +56,6 @@ struct BatchPipeline::Group {
 
 struct BatchPipeline::Batch {
   Group* group = nullptr;
-  uint64_t sequence = 0;
   DecodedBatch data;
   std::vector<Lane> lanes;  // per slot
   size_t lanes_left = 0;
@@ -130,7 +129,6 @@ void BatchPipeline::make_batches() {
       const size_t slots = config_.leaves.size();
       fresh->readers.resize(slots);
       fresh->row.assign(slots, 0);
-      fresh->busy.assign(slots, 0);
       fresh->counted.resize(slots);
       groups_.push_back(std::move(fresh));
       ++next_group_;
@@ -146,7 +144,6 @@ void BatchPipeline::make_batches() {
     }
     auto b = std::make_unique<Batch>();
     b->group = g;
-    b->sequence = batches_made_++;
     b->data.group = g->plan;
     b->data.first = std::max(g->next_row, ranges[g->range].begin);
     b->data.rows = std::min(g->batch_rows, ranges[g->range].end - b->data.first);
@@ -227,7 +224,7 @@ BatchPipeline::Task BatchPipeline::pick() {
       return t;
     }
     for (size_t s = 0; s < b.lanes.size() && t.count < max_pair_; ++s) {
-      if (b.lanes[s] != Lane::kPending || g.busy[s] || !lane_ready(b, s)) continue;
+      if (b.lanes[s] != Lane::kPending || !lane_ready(b, s)) continue;
       if (!config_.early[s]) {
         if (g.late != Group::Late::kReady) {
           if (g.late == Group::Late::kWaiting && t.count == 0) {
@@ -248,7 +245,6 @@ BatchPipeline::Task BatchPipeline::pick() {
       t.group = &g;
       for (size_t k = 0; k < t.count; ++k) {
         b.lanes[t.slots[k]] = Lane::kRunning;
-        g.busy[t.slots[k]] = 1;
       }
       ++running_;
       return t;
@@ -361,7 +357,6 @@ void BatchPipeline::restart() {
   for (size_t s = 0; s < g->readers.size(); ++s) {
     g->readers[s].reset();
     g->row[s] = 0;
-    g->busy[s] = 0;
     g->counted[s] = {};
   }
   g->state = Group::State::kWaiting;
@@ -503,7 +498,6 @@ void BatchPipeline::finish(const Task& task) {
         const size_t s = task.slots[k];
         b.lanes[s] = Lane::kDone;
         --b.lanes_left;
-        g.busy[s] = 0;
         const LeafReadCounters& now = g.readers[s]->counters();
         LeafReadCounters& seen = g.counted[s];
         LeafReadCounters& total = counters_.leaves;

@@ -160,9 +160,8 @@ class BatchPipeline {
   std::deque<std::unique_ptr<Group>> groups_;  // open or opening, in file order
   std::deque<std::unique_ptr<Batch>> window_;  // made and not handed out, in file order
   size_t next_group_ = 0;                      // in config_.plan->row_groups
-  uint64_t batches_made_ = 0;
-  bool done_making_ = false;  // every batch made, or the verdict wants no more
-  int64_t held_ = 0;          // fetched bytes owned and decoded bytes, of what is in flight
+  bool done_making_ = false;                   // every batch made, or the verdict wants no more
+  int64_t held_ = 0;                           // fetched bytes owned and decoded bytes, of what is in flight
   int64_t batch_estimate_ = 0;
   int drivers_ = 0;
   int running_ = 0;           // tasks picked and not finished

@@ -281,7 +281,9 @@ TEST(LeafReader, ReadsAndSkipsInAnyMixMatchAWholeRead) {
         const LeafReadCounters& k = reader->counters();
         EXPECT_EQ(k.values_decoded + k.values_skipped, whole.counters.values_decoded) << label(s, c);
         EXPECT_EQ(k.pages_decompressed + k.pages_skipped, whole.counters.pages_decompressed) << label(s, c);
-        if (!pages_tell_rows(s, c)) EXPECT_EQ(k.pages_skipped, 0) << label(s, c);
+        if (!pages_tell_rows(s, c)) {
+          EXPECT_EQ(k.pages_skipped, 0) << label(s, c);
+        }
       }
     }
 }

@@ -333,6 +333,21 @@ TEST(BatchPipeline, BatchesOverTheByteLimitAreReadAgainSmaller) {
       EXPECT_GT(stats.batch_restarts, 0) << where;
     }
   }
+  // With a limit the final verdicts have counted the rows of a batch whose
+  // late column then overflows: it cannot be read again, and says why.
+  ReadOptions counted;
+  counted.filter = filter::parse_filter("n < 900");
+  counted.limit = 4000;
+  counted.max_batch_bytes = 5000;
+  try {
+    rows_of(*file, counted);
+    ADD_FAILURE() << "a counted batch was read again";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("an offset or a limit has counted its rows"), std::string::npos) << e.what();
+  }
+  ReadOptions negative;
+  negative.max_batch_bytes = -1;
+  EXPECT_THROW(read_batches(*file, negative), Error);
   ReadOptions tiny;
   tiny.max_batch_bytes = 5;  // less than any string
   try {

@@ -226,9 +226,10 @@ TEST(BatchReader, PlainValuesAreViewsOfTheirPage) {
             const bool spread = column.null_count > 0;
             EXPECT_EQ(column.values.is_view(), one_page && !spread)
                 << context << ", batch " << index << ", column " << column.name;
-            if (column.values.is_view())
+            if (column.values.is_view()) {
               EXPECT_EQ(reinterpret_cast<uintptr_t>(std::as_const(column.values).data()) % 64, 0u)
                   << context << ", batch " << index << ", column " << column.name;
+            }
           }
         }
       }
