@@ -277,6 +277,28 @@ std::unique_ptr<BatchSource> read_batches(const FileReader& file, const ReadOpti
   return std::make_unique<FileBatchReader>(file, options);
 }
 
+namespace {
+
+// Keeps the file open for as long as its batches are read.
+class OwningBatchSource final : public BatchSource {
+ public:
+  OwningBatchSource(std::shared_ptr<const FileReader> file, const ReadOptions& options)
+      : file_(std::move(file)), batches_(read_batches(*file_, options)) {}
+  RecordBatch prototype() const override { return batches_->prototype(); }
+  bool next(RecordBatch& out) override { return batches_->next(out); }
+
+ private:
+  std::shared_ptr<const FileReader> file_;
+  std::unique_ptr<BatchSource> batches_;  // after file_: destroyed before it
+};
+
+}  // namespace
+
+std::unique_ptr<BatchSource> read_batches(std::shared_ptr<const FileReader> file, const ReadOptions& options) {
+  if (file == nullptr) throw Error("read_batches: no file", ErrorKind::kInvalidArgument);
+  return std::make_unique<OwningBatchSource>(std::move(file), options);
+}
+
 ReadPlan plan_read(const FileReader& file, const ReadOptions& options, ReadStats* stats) {
   std::optional<filter::BoundFilter> filter;
   if (options.filter) filter = filter::BoundFilter::bind(*options.filter, file.schema());

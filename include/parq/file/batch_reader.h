@@ -64,6 +64,10 @@ struct ReadOptions {
 // parq::Error for an unknown column path or row group, and for a filter
 // that does not bind to the schema (naming the column).
 std::unique_ptr<BatchSource> read_batches(const FileReader& file, const ReadOptions& options = {});
+// The same, sharing ownership of `file`: the source keeps it open, so that a
+// stream handed to another library outlives the caller's handle.
+// (`options.stats`, when set, must still outlive the source.)
+std::unique_ptr<BatchSource> read_batches(std::shared_ptr<const FileReader> file, const ReadOptions& options = {});
 
 // The plan a read with `options` would follow, and the statistics of
 // planning alone (for --explain).

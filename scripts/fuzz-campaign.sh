@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# A long fuzzing campaign for one target (issue 22): runs build-fuzz's TARGET
+# for SECONDS on one core (niced, so that builds beside it keep their cores),
+# from its saved corpus and the seeds test.sh gives it, in a work corpus kept
+# under $PARQ_FUZZ_WORK (default ../fuzz-work) between campaigns; then
+# merges what the work corpus covers into a minimized fuzz/corpus/TARGET and
+# appends one line of figures to $PARQ_FUZZ_WORK/campaigns.tsv:
+#   date target seconds cpu_seconds executions cov ft corpus_files corpus_bytes status
+# (seconds is the wall-clock budget; cpu_seconds what the target had of it).
+# A crash leaves its input in $PARQ_FUZZ_WORK/TARGET-artifacts/ and a
+# non-zero exit.
+#   scripts/fuzz-campaign.sh text_input_fuzz 3600
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+target=$1
+seconds=${2:-3600}
+work=${PARQ_FUZZ_WORK:-$root/../fuzz-work}
+binary=build-fuzz/fuzz/$target
+[ -x "$binary" ] || { echo "no $binary: build the fuzz tree first (scripts/test.sh does)"; exit 2; }
+mkdir -p "$work/$target" "$work/$target-artifacts"
+
+seeds=()
+case "$target" in
+  footer_fuzz)
+    mkdir -p "$work/footer-seeds"
+    scripts/make-fuzz-seeds.sh "$root/../shared/parquet-testing" "$work/footer-seeds"
+    seeds=("$work/footer-seeds") ;;
+  file_read_fuzz) seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data") ;;
+esac
+[ -d "fuzz/corpus/$target" ] && seeds+=("fuzz/corpus/$target")
+
+log=$work/$target-$(date +%Y%m%dT%H%M%S).log
+status=0
+/usr/bin/time -f '%U %S' -o "$log.time" nice -n 19 "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="$work/$target-artifacts/" "$work/$target" "${seeds[@]}" >"$log" 2>&1 || status=$?
+
+cpu=$(awk 'END {printf "%.0f", $1 + $2}' "$log.time")
+execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
+last=$(grep -E '^#[0-9]+' "$log" | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -1)
+cov=$(echo "$last" | awk '{print $2}')
+ft=$(echo "$last" | awk '{print $4}')
+
+# The saved corpus: the fewest inputs that add to the coverage of the seeds
+# test.sh gives the target anyway (libFuzzer's merge keeps the inputs of its
+# first directory and adds only those that bring new features), replacing
+# the previous one.
+base=$(mktemp -d)
+for s in "${seeds[@]}"; do
+  [ "$s" = "fuzz/corpus/$target" ] || find "$s" -type f -exec cp -t "$base" {} +
+done
+before=$(mktemp)
+ls "$base" | sort >"$before"
+saved=()
+[ -d "fuzz/corpus/$target" ] && saved=("fuzz/corpus/$target")
+nice -n 19 "$binary" -merge=1 -rss_limit_mb=2048 -timeout=10 "$base" "$work/$target" "${saved[@]}" \
+  >"$log.merge" 2>&1 || true
+added=$(comm -13 "$before" <(ls "$base" | sort))
+if [ -n "$added" ]; then
+  rm -rf "fuzz/corpus/$target"
+  mkdir -p "fuzz/corpus/$target"
+  for f in $added; do cp "$base/$f" "fuzz/corpus/$target/"; done
+fi
+rm -rf "$base" "$before"
+files=$(find "fuzz/corpus/$target" -type f 2>/dev/null | wc -l)
+bytes=$(du -sb "fuzz/corpus/$target" 2>/dev/null | awk '{print $1}')
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$cpu" "${execs:-?}" \
+  "${cov:-?}" "${ft:-?}" "$files" "${bytes:-0}" "$status" >>"$work/campaigns.tsv"
+tail -n 1 "$work/campaigns.tsv"
+exit "$status"
