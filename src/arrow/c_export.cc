@@ -32,7 +32,7 @@ constexpr int kMaxDecimal128Digits = 38;
 constexpr int kMaxDecimal256Digits = 76;
 
 [[noreturn]] void fail(const Array& a, const std::string& what) {
-  throw Error("Arrow export: column '" + a.name + "': " + what);
+  throw Error("Arrow export: column '" + a.name + "': " + what, ErrorKind::kUnsupported);
 }
 
 // ---------------------------------------------------------------------------

@@ -26,7 +26,8 @@ using format::Type;
 constexpr int64_t kMaxOffset = std::numeric_limits<int32_t>::max();
 
 [[noreturn]] void fail(const ImportNode& n, const std::string& what) {
-  throw Error("Arrow import: column '" + n.path + "' (format '" + n.format + "'): " + what);
+  throw Error("Arrow import: column '" + n.path + "' (format '" + n.format + "'): " + what,
+              ErrorKind::kInvalidArgument);
 }
 
 std::string slot(int64_t i) { return " at slot " + std::to_string(i); }
@@ -439,7 +440,8 @@ void gather(const Array& dict, const std::vector<int64_t>& idx, Array& out) {
       if (out.is_valid(i)) {
         int64_t j = idx[i];
         if (static_cast<int64_t>(out.values.size()) + d[j + 1] - d[j] > kMaxOffset)
-          throw Error("Arrow import: column '" + out.name + "': more than 2^31 - 1 bytes of values in one batch");
+          throw Error("Arrow import: column '" + out.name + "': more than 2^31 - 1 bytes of values in one batch",
+                      ErrorKind::kInvalidArgument);
         out.values.append(dict.values.data() + d[j], static_cast<size_t>(d[j + 1] - d[j]));
       }
       o[i + 1] = static_cast<int32_t>(out.values.size());

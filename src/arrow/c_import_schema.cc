@@ -16,8 +16,9 @@ namespace {
 
 using format::Type;
 
-[[noreturn]] void fail(const std::string& path, std::string_view format, const std::string& what) {
-  throw Error("Arrow import: field '" + path + "' (format '" + std::string(format) + "'): " + what);
+[[noreturn]] void fail(const std::string& path, std::string_view format, const std::string& what,
+                       ErrorKind kind = ErrorKind::kInvalidArgument) {
+  throw Error("Arrow import: field '" + path + "' (format '" + std::string(format) + "'): " + what, kind);
 }
 
 // What parq reads from a field's metadata: the extension type, and the
@@ -99,7 +100,8 @@ Planned decimal_leaf(ImportNode node, std::string_view f) {
   if (bits != 32 && bits != 64 && bits != 128 && bits != 256) fail(node.path, node.format, "unknown decimal width");
   // Parquet has no negative scales; the schema check would name the field
   // too, but only as a bad DECIMAL.
-  if (scale < 0) fail(node.path, node.format, "negative decimal scale has no Parquet equivalent");
+  if (scale < 0)
+    fail(node.path, node.format, "negative decimal scale has no Parquet equivalent", ErrorKind::kUnsupported);
   std::string name = node.name;
   return leaf(std::move(node), Layout::kDecimal, bits / 8, Field::decimal(std::move(name), precision, scale));
 }
@@ -220,8 +222,10 @@ class Planner {
   // `name` replaces the Arrow name where Parquet fixes it (list elements,
   // map keys and values).
   Planned plan(const ArrowSchema* s, const std::string& parent, const std::string* name, int depth) {
-    if (s == nullptr || s->release == nullptr) throw Error("Arrow import: a schema below '" + parent + "' is missing");
-    if (s->format == nullptr) throw Error("Arrow import: a schema below '" + parent + "' has no format");
+    if (s == nullptr || s->release == nullptr)
+      throw Error("Arrow import: a schema below '" + parent + "' is missing", ErrorKind::kInvalidArgument);
+    if (s->format == nullptr)
+      throw Error("Arrow import: a schema below '" + parent + "' has no format", ErrorKind::kInvalidArgument);
     std::string arrow_name = s->name != nullptr ? s->name : "";
     ImportNode node;
     node.name = name != nullptr ? *name : arrow_name;
@@ -246,7 +250,7 @@ class Planner {
     if (!f.starts_with('+')) {
       if (s->n_children != 0) fail(node.path, f, "a primitive type with children");
       if (auto p = plan_leaf(node, f, meta)) return std::move(*p);
-      fail(node.path, f, "unsupported Arrow type (no Parquet equivalent)");
+      fail(node.path, f, "unsupported Arrow type (no Parquet equivalent)", ErrorKind::kUnsupported);
     }
     if (f == "+s") return plan_struct(std::move(node), s, depth);
     if (f == "+l") return plan_list(std::move(node), s, Layout::kList, 0, depth);
@@ -257,7 +261,7 @@ class Planner {
       return plan_list(std::move(node), s, Layout::kFixedSizeList, size, depth);
     }
     if (f == "+m") return plan_map(std::move(node), s, depth);
-    fail(node.path, f, "unsupported Arrow type (no Parquet equivalent)");
+    fail(node.path, f, "unsupported Arrow type (no Parquet equivalent)", ErrorKind::kUnsupported);
   }
 
   // The values' type stands for the column; the indices are expanded on import.
@@ -267,12 +271,13 @@ class Planner {
     const ArrowSchema* d = s->dictionary;
     if (d->release == nullptr || d->format == nullptr) fail(node.path, node.format, "released dictionary schema");
     if (d->dictionary != nullptr || d->n_children != 0)
-      fail(node.path, d->format, "dictionaries of nested or dictionary values are not supported");
+      fail(node.path, d->format, "dictionaries of nested or dictionary values are not supported",
+           ErrorKind::kUnsupported);
     std::string index_format = std::move(node.format);
     node.format = d->format;
     // An extension on a dictionary-encoded field is declared on the field.
     auto p = plan_leaf(node, d->format, meta);
-    if (!p) fail(node.path, d->format, "unsupported Arrow type (no Parquet equivalent)");
+    if (!p) fail(node.path, d->format, "unsupported Arrow type (no Parquet equivalent)", ErrorKind::kUnsupported);
     p->node.index_width = width;
     p->node.index_signed = std::islower(static_cast<unsigned char>(index_format[0])) != 0;
     return std::move(*p);
@@ -289,7 +294,8 @@ class Planner {
   }
 
   Planned plan_struct(ImportNode node, const ArrowSchema* s, int depth) {
-    if (s->n_children == 0) fail(node.path, node.format, "a struct without fields has no Parquet equivalent");
+    if (s->n_children == 0)
+      fail(node.path, node.format, "a struct without fields has no Parquet equivalent", ErrorKind::kUnsupported);
     std::vector<Field> fields;
     for (Planned& c : plan_children(node, s, depth, {})) {
       node.children.push_back(std::move(c.node));
@@ -360,12 +366,14 @@ void assign_leaf_types(std::vector<ImportNode>& nodes, const Schema& schema, siz
 }  // namespace
 
 ImportPlan plan_import(const ArrowSchema* schema) {
-  if (schema == nullptr || schema->release == nullptr) throw Error("Arrow import: the schema is missing or released");
+  if (schema == nullptr || schema->release == nullptr)
+    throw Error("Arrow import: the schema is missing or released", ErrorKind::kInvalidArgument);
   std::string_view format = schema->format != nullptr ? schema->format : "";
   if (format != "+s")
-    throw Error("Arrow import: a record batch schema must be a struct ('+s'), not '" + std::string(format) + "'");
+    throw Error("Arrow import: a record batch schema must be a struct ('+s'), not '" + std::string(format) + "'",
+                ErrorKind::kInvalidArgument);
   if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == nullptr))
-    throw Error("Arrow import: the schema's children are missing");
+    throw Error("Arrow import: the schema's children are missing", ErrorKind::kInvalidArgument);
   ImportPlan plan;
   Planner planner;
   for (int64_t i = 0; i < schema->n_children; ++i) {

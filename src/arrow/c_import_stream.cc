@@ -24,7 +24,8 @@ struct Released {
 class StreamSource : public BatchSource {
  public:
   explicit StreamSource(ArrowArrayStream* stream) {
-    if (stream == nullptr || stream->release == nullptr) throw Error("Arrow import: the stream is missing or released");
+    if (stream == nullptr || stream->release == nullptr)
+      throw Error("Arrow import: the stream is missing or released", ErrorKind::kInvalidArgument);
     // Moving a C stream is copying it and marking the original released.
     stream_.value = *stream;
     stream->release = nullptr;
@@ -54,7 +55,8 @@ class StreamSource : public BatchSource {
     ArrowArrayStream& s = stream_.value;
     const char* message = s.get_last_error != nullptr ? s.get_last_error(&s) : nullptr;
     throw Error(std::string("Arrow import: stream ") + call + " failed (error " + std::to_string(rc) + ")" +
-                (message != nullptr ? std::string(": ") + message : std::string()));
+                    (message != nullptr ? std::string(": ") + message : std::string()),
+                ErrorKind::kInvalidArgument);
   }
 
   Released<ArrowArrayStream> stream_;

@@ -73,7 +73,7 @@ void release_stream(ArrowArrayStream* stream) {
 }  // namespace
 
 void export_stream(std::unique_ptr<BatchSource> source, ArrowArrayStream* out) {
-  if (source == nullptr) throw Error("Arrow export: no batch source to stream");
+  if (source == nullptr) throw Error("Arrow export: no batch source to stream", ErrorKind::kInvalidArgument);
   auto s = std::make_unique<StreamState>();
   s->source = std::move(source);
   *out = ArrowArrayStream{};

@@ -36,7 +36,8 @@ bool is_float(const ColumnDescriptor& c) {
 int32_t checked_int32(int64_t v, const ColumnDescriptor& c, const char* what) {
   if (v > INT32_MAX)
     throw Error("column " + c.dotted_path() + ": " + what + " of " + std::to_string(v) +
-                " bytes does not fit a page header (lower the page size, or split huge values)");
+                    " bytes does not fit a page header (lower the page size, or split huge values)",
+                ErrorKind::kInvalidArgument);
   return static_cast<int32_t>(v);
 }
 
@@ -144,10 +145,12 @@ ColumnWriterOptions resolve_column_options(const WriteOptions& o, const ColumnDe
 ColumnWriter::ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions options)
     : column_(column), options_(std::move(options)) {
   if (options_.page_version != 1 && options_.page_version != 2)
-    throw Error("page version " + std::to_string(options_.page_version) + " is not 1 or 2");
+    throw Error("page version " + std::to_string(options_.page_version) + " is not 1 or 2",
+                ErrorKind::kInvalidArgument);
   if (!(options_.min_compression_saving >= 0 && options_.min_compression_saving <= 1))
     throw Error("min_compression_saving " + std::to_string(options_.min_compression_saving) +
-                " is not a fraction between 0 and 1");
+                    " is not a fraction between 0 and 1",
+                ErrorKind::kInvalidArgument);
   codec_ = compression::make_codec(options_.codec.id, options_.codec.level);
   if (options_.dictionary)
     dictionary_ = ValueWriter::make(column_, Encoding::RLE_DICTIONARY, options_.dictionary_limits);

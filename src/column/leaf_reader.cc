@@ -29,31 +29,27 @@ LeafReader::LeafReader(ChunkBytes bytes, const std::string& input_name, const fo
              column.dotted_path(), options),
       values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
 
-std::string LeafReader::where() const { return pages_.where(page_); }
+ErrorLocation LeafReader::location() const { return pages_.location(page_); }
 
 // Decoders name the encoding and the byte; this adds file, column, row
-// group and page, unless the message has them already.
+// group and page, where the error does not have them already.
 void LeafReader::with_context(const Error& e) const {
-  std::string context = where();
   // A full batch keeps its type: the reader's caller reads fewer rows.
-  const bool full = dynamic_cast<const encoding::ByteArrayBatchFull*>(&e) != nullptr;
-  if (std::string_view(e.what()).substr(0, pages_.name().size()) == pages_.name()) {
-    if (full) throw encoding::ByteArrayBatchFull(e.what());
-    throw Error(e.what());
-  }
-  if (full) throw encoding::ByteArrayBatchFull(context + ": " + e.what());
-  throw Error(context + ": " + e.what());
+  if (dynamic_cast<const encoding::ByteArrayBatchFull*>(&e) != nullptr)
+    throw encoding::ByteArrayBatchFull(e.within(location()));
+  throw e.within(location());
 }
 
 void LeafReader::load_dictionary(const PageInfo& page) {
-  if (!page.header.dictionary_page_header) throw Error(where() + ": DICTIONARY_PAGE without its header");
+  if (!page.header.dictionary_page_header)
+    throw Error(ErrorKind::kCorrupt, location(), "DICTIONARY_PAGE without its header");
   int32_t n = page.header.dictionary_page_header->num_values;
-  if (n < 0) throw Error(where() + ": negative dictionary size " + std::to_string(n));
+  if (n < 0) throw Error(ErrorKind::kCorrupt, location(), "negative dictionary size " + std::to_string(n));
   auto bytes = pages_.decompress(page);
   try {
     values_.set_dictionary(bytes.data(), bytes.size(), static_cast<size_t>(n));
   } catch (const Error& e) {
-    throw Error(where() + ": dictionary page: " + e.what());
+    throw e.with_context("dictionary page").within(location());
   }
 }
 
@@ -86,12 +82,12 @@ void LeafReader::load_v1(const PageInfo& page, std::span<const uint8_t> bytes) {
   if (column_.max_repetition_level > 0) {
     page_rep_.resize(n * sizeof(int16_t));
     pos += decode_v1_levels(h.repetition_level_encoding, bytes.data(), bytes.size(), n, column_.max_repetition_level,
-                            page_rep_.data_as<int16_t>(), where() + ": repetition levels");
+                            page_rep_.data_as<int16_t>(), "repetition levels");
   }
   if (column_.max_definition_level > 0) {
     page_def_.resize(n * sizeof(int16_t));
     pos += decode_v1_levels(h.definition_level_encoding, bytes.data() + pos, bytes.size() - pos, n,
-                            column_.max_definition_level, page_def_.data_as<int16_t>(), where() + ": definition levels",
+                            column_.max_definition_level, page_def_.data_as<int16_t>(), "definition levels",
                             &page_def_all_max_);
   }
   begin_values(h.encoding, bytes.subspan(pos), h.num_values);
@@ -105,12 +101,12 @@ void LeafReader::load_v2(const PageInfo& page, std::span<const uint8_t> bytes) {
   if (column_.max_repetition_level > 0) {
     page_rep_.resize(n * sizeof(int16_t));
     decode_v2_levels(bytes.data(), rep_bytes, n, column_.max_repetition_level, page_rep_.data_as<int16_t>(),
-                     where() + ": repetition levels");
+                     "repetition levels");
   }
   if (column_.max_definition_level > 0) {
     page_def_.resize(n * sizeof(int16_t));
     decode_v2_levels(bytes.data() + rep_bytes, def_bytes, n, column_.max_definition_level, page_def_.data_as<int16_t>(),
-                     where() + ": definition levels", &page_def_all_max_);
+                     "definition levels", &page_def_all_max_);
   }
   size_t pos = rep_bytes + def_bytes;
   begin_values(h.encoding, bytes.subspan(pos), h.num_values);
@@ -129,14 +125,17 @@ bool LeafReader::next_data_page() {
           load_dictionary(page_);
           continue;
         case PageType::DATA_PAGE:
-          if (!page_.header.data_page_header) throw Error(where() + ": DATA_PAGE without its header");
-          if (page_.header.data_page_header->num_values < 0) throw Error(where() + ": negative value count");
+          if (!page_.header.data_page_header)
+            throw Error(ErrorKind::kCorrupt, location(), "DATA_PAGE without its header");
+          if (page_.header.data_page_header->num_values < 0)
+            throw Error(ErrorKind::kCorrupt, location(), "negative value count");
           return true;
         case PageType::DATA_PAGE_V2: {
-          if (!page_.header.data_page_header_v2) throw Error(where() + ": DATA_PAGE_V2 without its header");
+          if (!page_.header.data_page_header_v2)
+            throw Error(ErrorKind::kCorrupt, location(), "DATA_PAGE_V2 without its header");
           const auto& h = *page_.header.data_page_header_v2;
           if (h.num_values < 0 || h.num_nulls < 0 || h.num_nulls > h.num_values)
-            throw Error(where() + ": inconsistent value and null counts");
+            throw Error(ErrorKind::kCorrupt, location(), "inconsistent value and null counts");
           return true;
         }
         default:
@@ -208,8 +207,9 @@ bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows) {
         // over them; a read there is the caller's error.
         const int64_t gap = page_.first_row - (row_ + passed_rows);
         if (gap < 0)
-          throw Error(where() + ": the page starts at row " + std::to_string(page_.first_row) + ", before row " +
-                      std::to_string(row_ + passed_rows) + " that the column has reached");
+          throw Error(ErrorKind::kCorrupt, location(),
+                      "the page starts at row " + std::to_string(page_.first_row) + ", before row " +
+                          std::to_string(row_ + passed_rows) + " that the column has reached");
         // A read (pass_over_rows 0) stops before such a page: its rows
         // are not the ones asked for.
         const int64_t take = std::min(gap, pass_over_rows - passed_rows);
@@ -250,8 +250,9 @@ bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows) {
     page_pos_ = 0;
     if (page_entries_ == 0) continue;
     if (column_.max_repetition_level > 0 && first_entry_ && page_rep_.data_as<int16_t>()[0] != 0)
-      throw Error(where() + ": the first repetition level of the column is " +
-                  std::to_string(page_rep_.data_as<int16_t>()[0]) + ", not 0");
+      throw Error(
+          ErrorKind::kCorrupt, location(),
+          "the first repetition level of the column is " + std::to_string(page_rep_.data_as<int16_t>()[0]) + ", not 0");
     first_entry_ = false;
     return true;
   }

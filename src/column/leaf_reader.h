@@ -105,7 +105,7 @@ class LeafReader {
   void select_entries(const uint8_t* keep, int64_t entries, LeafBatch& out);
   void select_some(const uint8_t* keep, int64_t entries, size_t kept, LeafBatch& out);
   int64_t read_selected_nested(int64_t records, const uint8_t* keep, LeafBatch& out);
-  std::string where() const;
+  ErrorLocation location() const;
   [[noreturn]] void with_context(const Error& e) const;
 
   const ColumnDescriptor& column_;

@@ -53,8 +53,11 @@ uint64_t max_expansion(format::CompressionCodec codec, uint64_t stored) {
 
 ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_t column, uint64_t file_size) {
   const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
-  const std::string where = "row group " + std::to_string(row_group) + ", column " + std::to_string(column);
-  if (!chunk.meta_data) throw Error(where + ": column metadata is encrypted (a key is needed)");
+  // The caller knows the column's name and the file; it adds them.
+  const ErrorLocation where{.row_group = static_cast<int64_t>(row_group)};
+  const std::string chunk_name = "column chunk " + std::to_string(column);
+  if (!chunk.meta_data)
+    throw Error(ErrorKind::kUnsupported, where, chunk_name + ": column metadata is encrypted (a key is needed)");
   const format::ColumnMetaData& md = *chunk.meta_data;
   // A data page offset inside the leading magic is a writer's placeholder
   // (column_chunk_key_value_metadata.parquet has 0 there).
@@ -62,12 +65,13 @@ ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_
   const int64_t dict = md.dictionary_page_offset.value_or(0);
   if (dict > 0 && (dict < start || start < 4)) start = dict;
   if (start < 0 || md.total_compressed_size < 0)
-    throw Error(where + ": negative offset or size in the column metadata");
+    throw Error(ErrorKind::kCorrupt, where, chunk_name + ": negative offset or size in the column metadata");
   uint64_t offset = static_cast<uint64_t>(start);
   uint64_t length = static_cast<uint64_t>(md.total_compressed_size);
   if (offset > file_size || length > file_size - offset)
-    throw Error(where + ": column chunk [" + std::to_string(offset) + ", +" + std::to_string(length) +
-                ") reaches past the end of the file (" + std::to_string(file_size) + " bytes)");
+    throw Error(ErrorKind::kCorrupt, where,
+                chunk_name + " [" + std::to_string(offset) + ", +" + std::to_string(length) +
+                    ") reaches past the end of the file (" + std::to_string(file_size) + " bytes)");
   if (written_before_parquet_816_fix(file)) length += std::min(kParquet816Padding, file_size - (offset + length));
   return {offset, length};
 }
@@ -89,7 +93,7 @@ const char* to_string(CrcStatus status) {
 ChunkBytes fetch_whole_chunk(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group,
                              size_t column) {
   const ChunkRange range = chunk_range(file, row_group, column, input.size());
-  if (range.length > SIZE_MAX) throw Error("column chunk too large for this machine");
+  if (range.length > SIZE_MAX) throw Error("column chunk too large for this machine", ErrorKind::kLimit);
   ChunkBytes out;
   out.segments.push_back({range.offset, io::ByteRange::read(input, range.offset, static_cast<size_t>(range.length))});
   return out;
@@ -102,7 +106,7 @@ PageReader::PageReader(io::RandomAccessInput& input, const format::FileMetaData&
   try {
     chunk_ = fetch_whole_chunk(input, file, row_group, column);
   } catch (const Error& e) {
-    fail(e.what());
+    throw e.within(location_);
   }
 }
 
@@ -115,20 +119,23 @@ PageReader::PageReader(ChunkBytes bytes, const std::string& input_name, const fo
 void PageReader::init(const std::string& input_name, const format::FileMetaData& file, size_t row_group, size_t column,
                       const std::string& column_name) {
   name_ = input_name;
-  where_ = input_name + ": column " + column_name + ", row group " + std::to_string(row_group);
+  location_ = {.file = input_name, .row_group = static_cast<int64_t>(row_group), .column = column_name};
   const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
-  if (chunk.crypto_metadata) fail("the column is encrypted: a key is needed");
-  if (!chunk.meta_data) fail("column metadata is encrypted (a key is needed)");
+  if (chunk.crypto_metadata || !chunk.meta_data)
+    throw Error(ErrorKind::kUnsupported, location_,
+                chunk.crypto_metadata ? "the column is encrypted: a key is needed"
+                                      : "column metadata is encrypted (a key is needed)");
   metadata_ = &*chunk.meta_data;
   codec_ = compression::make_codec(metadata_->codec);
 }
 
 PageReader::~PageReader() = default;
 
-void PageReader::fail(const std::string& what) const { throw Error(where_ + ": " + what); }
-
-std::string PageReader::where(const PageInfo& page) const {
-  return where_ + ", page " + std::to_string(page.index) + " (offset " + std::to_string(page.header_offset) + ")";
+ErrorLocation PageReader::location(const PageInfo& page) const {
+  ErrorLocation l = location_;
+  l.page = static_cast<int64_t>(page.index);
+  l.offset = static_cast<int64_t>(page.header_offset);
+  return l;
 }
 
 bool PageReader::values_complete() const { return values_seen_ >= metadata_->num_values; }
@@ -154,16 +161,16 @@ bool PageReader::next(PageInfo& page) {
     page.header_size =
         static_cast<uint32_t>(format::decode_thrift(bytes.data() + pos_, room, page.header, page.header_offset));
   } catch (const Error& e) {
-    fail("page " + std::to_string(page.index) + ": corrupt page header: " + e.what());
+    throw Error(ErrorKind::kCorrupt, location(page), "corrupt page header: " + e.detail());
   }
   const format::PageHeader& h = page.header;
   if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0)
-    fail("page " + std::to_string(page.index) + ": negative page size in the header");
+    throw Error(ErrorKind::kCorrupt, location(page), "negative page size in the header");
   pos_ += page.header_size;
   if (static_cast<size_t>(h.compressed_page_size) > bytes.size() - pos_)
-    fail("page " + std::to_string(page.index) + ": " + std::to_string(h.compressed_page_size) +
-         " bytes of page data run past the end of the column chunk (" + std::to_string(bytes.size() - pos_) +
-         " bytes left)");
+    throw Error(ErrorKind::kCorrupt, location(page),
+                std::to_string(h.compressed_page_size) + " bytes of page data run past the end of the column chunk (" +
+                    std::to_string(bytes.size() - pos_) + " bytes left)");
   page.payload = bytes.span().subspan(pos_, static_cast<size_t>(h.compressed_page_size));
   pos_ += page.payload.size();
 
@@ -176,8 +183,9 @@ bool PageReader::next(PageInfo& page) {
     uint32_t crc = libdeflate_crc32(0, page.payload.data(), page.payload.size());
     page.crc = crc == static_cast<uint32_t>(*h.crc) ? CrcStatus::kValid : CrcStatus::kInvalid;
     if (page.crc == CrcStatus::kInvalid && options_.verify_crc)
-      throw Error(where(page) + ": page CRC mismatch (stored " + std::to_string(static_cast<uint32_t>(*h.crc)) +
-                  ", computed " + std::to_string(crc) + ")");
+      throw Error(ErrorKind::kCorrupt, location(page),
+                  "page CRC mismatch (stored " + std::to_string(static_cast<uint32_t>(*h.crc)) + ", computed " +
+                      std::to_string(crc) + ")");
   }
   return true;
 }
@@ -196,28 +204,32 @@ std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page,
   const format::PageHeader& h = page.header;
   const size_t size = static_cast<size_t>(h.uncompressed_page_size);
   if (size > options_.max_page_bytes)
-    throw Error(where(page) + ": uncompressed page size " + std::to_string(size) + " exceeds the limit of " +
-                std::to_string(options_.max_page_bytes));
+    throw Error(ErrorKind::kLimit, location(page),
+                "uncompressed page size " + std::to_string(size) + " exceeds the limit of " +
+                    std::to_string(options_.max_page_bytes));
   size_t levels = 0;
   bool compressed = true;
   if (h.type == PageType::DATA_PAGE_V2) {
-    if (!h.data_page_header_v2) throw Error(where(page) + ": DATA_PAGE_V2 without its header");
+    if (!h.data_page_header_v2) throw Error(ErrorKind::kCorrupt, location(page), "DATA_PAGE_V2 without its header");
     const auto& v2 = *h.data_page_header_v2;
     if (v2.definition_levels_byte_length < 0 || v2.repetition_levels_byte_length < 0)
-      throw Error(where(page) + ": negative level lengths");
+      throw Error(ErrorKind::kCorrupt, location(page), "negative level lengths");
     levels =
         static_cast<size_t>(v2.definition_levels_byte_length) + static_cast<size_t>(v2.repetition_levels_byte_length);
     if (levels > page.payload.size() || levels > size)
-      throw Error(where(page) + ": level lengths (" + std::to_string(levels) + " bytes) exceed the page");
+      throw Error(ErrorKind::kCorrupt, location(page),
+                  "level lengths (" + std::to_string(levels) + " bytes) exceed the page");
     compressed = v2.is_compressed.value_or(true);
   }
   if (uint64_t limit = max_expansion(metadata_->codec, page.payload.size()); size > limit)
-    throw Error(where(page) + ": " + std::to_string(page.payload.size()) + " stored bytes cannot expand to the " +
-                std::to_string(size) + " bytes the header claims with " + format::to_string(metadata_->codec));
+    throw Error(ErrorKind::kCorrupt, location(page),
+                std::to_string(page.payload.size()) + " stored bytes cannot expand to the " + std::to_string(size) +
+                    " bytes the header claims with " + format::to_string(metadata_->codec));
   if (metadata_->codec == format::CompressionCodec::UNCOMPRESSED || !compressed) {
     if (page.payload.size() != size)
-      throw Error(where(page) + ": stored page is " + std::to_string(page.payload.size()) + " bytes, the header says " +
-                  std::to_string(size) + " uncompressed");
+      throw Error(ErrorKind::kCorrupt, location(page),
+                  "stored page is " + std::to_string(page.payload.size()) + " bytes, the header says " +
+                      std::to_string(size) + " uncompressed");
     return page.payload;
   }
   // The values (v2: after the levels; v1: where the caller expects them)
@@ -261,7 +273,7 @@ void PageReader::run(const PageDecompression& task) {
   try {
     codec_->decompress(task.job.in, task.job.out, task.job.out_size);
   } catch (const Error& e) {
-    throw Error(where(*task.page) + ": " + e.what());
+    throw e.within(location(*task.page));
   }
 }
 

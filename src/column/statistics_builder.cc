@@ -345,7 +345,8 @@ std::unique_ptr<StatisticsBuilder> make_for_order(const ColumnDescriptor& column
 namespace detail {
 
 void wrong_statistics_input(const char* what, const char* column_kind) {
-  throw Error(std::string("statistics: ") + what + " given to the builder of a " + column_kind + " column");
+  throw Error(std::string("statistics: ") + what + " given to the builder of a " + column_kind + " column",
+              ErrorKind::kInvalidArgument);
 }
 
 }  // namespace detail

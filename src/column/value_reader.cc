@@ -15,8 +15,8 @@ using format::Encoding;
 ValueReader::ValueReader(format::Type physical, int32_t type_length, std::string column)
     : physical_(physical), column_(std::move(column)) {
   if (physical == format::Type::FIXED_LEN_BYTE_ARRAY && type_length < 1)
-    throw Error("column " + column_ + ": FIXED_LEN_BYTE_ARRAY width " + std::to_string(type_length) +
-                " is not positive");
+    throw Error(ErrorKind::kCorrupt, {.column = column_},
+                "FIXED_LEN_BYTE_ARRAY width " + std::to_string(type_length) + " is not positive");
   const size_t width = physical == format::Type::FIXED_LEN_BYTE_ARRAY ? static_cast<size_t>(type_length) : 0;
   dictionary_ = make_column_dictionary(physical, width);
   context_.type_length = width;
@@ -25,12 +25,12 @@ ValueReader::ValueReader(format::Type physical, int32_t type_length, std::string
 }
 
 void ValueReader::short_page(size_t wanted, size_t got) const {
-  throw Error("column " + column_ + ": the page holds " + std::to_string(got) + " values where its levels need " +
-              std::to_string(wanted));
+  throw Error(ErrorKind::kCorrupt, {.column = column_},
+              "the page holds " + std::to_string(got) + " values where its levels need " + std::to_string(wanted));
 }
 
 void ValueReader::set_dictionary(const uint8_t* data, size_t size, size_t num_values) {
-  if (!dictionary_) throw Error("column " + column_ + ": BOOLEAN columns cannot have a dictionary");
+  if (!dictionary_) throw Error(ErrorKind::kCorrupt, {.column = column_}, "BOOLEAN columns cannot have a dictionary");
   has_dictionary_ = false;
   const size_t got = dictionary_->load(data, size, num_values);
   if (got != num_values) short_page(num_values, got);
@@ -42,10 +42,11 @@ void ValueReader::begin_page(Encoding encoding, const uint8_t* data, size_t size
   page_left_ = 0;
   const auto slot = static_cast<size_t>(encoding);
   if (slot >= decoders_.size() || !encoding_applies(physical_, encoding))
-    throw Error("column " + column_ + ": encoding " + format::to_string(encoding) +
-                " is not valid for this column's type");
+    throw Error(ErrorKind::kCorrupt, {.column = column_},
+                std::string("encoding ") + format::to_string(encoding) + " is not valid for this column's type");
   if ((encoding == Encoding::PLAIN_DICTIONARY || encoding == Encoding::RLE_DICTIONARY) && !has_dictionary_)
-    throw Error("column " + column_ + ": a dictionary-encoded page without a dictionary page before it");
+    throw Error(ErrorKind::kCorrupt, {.column = column_},
+                "a dictionary-encoded page without a dictionary page before it");
   auto& decoder = decoders_[slot];
   if (!decoder) decoder = make_value_decoder(physical_, encoding, context_);
   decoder->reset(data, size, num_values);
@@ -56,8 +57,8 @@ void ValueReader::begin_page(Encoding encoding, const uint8_t* data, size_t size
 // The batch's byte-array data reached its limit: the caller reads again
 // with fewer rows (BatchPipeline restarts the row group's reading).
 void ValueReader::batch_full() const {
-  throw encoding::ByteArrayBatchFull("column " + column_ +
-                                     ": more byte-array data than one batch may hold; read smaller batches");
+  throw encoding::ByteArrayBatchFull(Error(ErrorKind::kLimit, {.column = column_},
+                                           "more byte-array data than one batch may hold; read smaller batches"));
 }
 
 void ValueReader::read(size_t n, LeafValues& out) {

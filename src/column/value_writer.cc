@@ -276,13 +276,15 @@ std::unique_ptr<ValueWriter> ValueWriter::make(const ColumnDescriptor& column, E
                                                const encoding::DictionaryLimits& limits) {
   if (!encoding_applies(column.type.physical, encoding))
     throw Error("column " + column.dotted_path() + ": encoding " + format::to_string(encoding) + " does not apply to " +
-                format::to_string(column.type.physical) + " values");
+                    format::to_string(column.type.physical) + " values",
+                ErrorKind::kInvalidArgument);
   std::unique_ptr<ValueWriter> writer = encoding == Encoding::RLE_DICTIONARY || encoding == Encoding::PLAIN_DICTIONARY
                                             ? make_dictionary(column, limits)
                                             : make_plain_family(column, encoding);
   if (!writer)
     throw Error("column " + column.dotted_path() + ": no writer for encoding " + format::to_string(encoding) + " of " +
-                format::to_string(column.type.physical) + " values");
+                    format::to_string(column.type.physical) + " values",
+                ErrorKind::kInvalidArgument);
   return writer;
 }
 

@@ -30,7 +30,7 @@ std::unique_ptr<Codec> make_codec(CompressionCodec id, int level) {
     case CompressionCodec::LZ4_RAW:
       return make_lz4_raw_codec();
   }
-  throw Error("unsupported compression codec " + std::string(format::to_string(id)));
+  throw Error("unsupported compression codec " + std::string(format::to_string(id)), ErrorKind::kUnsupported);
 }
 
 CodecChoice parse_codec(const std::string& text) {
@@ -49,7 +49,9 @@ CodecChoice parse_codec(const std::string& text) {
       found = true;
     }
   }
-  if (!found) throw Error("unknown codec '" + text + "' (uncompressed, snappy, gzip, brotli, zstd, lz4, lz4_raw, lzo)");
+  if (!found)
+    throw Error("unknown codec '" + text + "' (uncompressed, snappy, gzip, brotli, zstd, lz4, lz4_raw, lzo)",
+                ErrorKind::kInvalidArgument);
   if (!level.empty()) {
     size_t used = 0;
     try {
@@ -57,7 +59,8 @@ CodecChoice parse_codec(const std::string& text) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != level.size() || level.empty()) throw Error("codec level '" + level + "' is not a number");
+    if (used != level.size() || level.empty())
+      throw Error("codec level '" + level + "' is not a number", ErrorKind::kInvalidArgument);
   }
   make_codec(choice.id, choice.level);  // validates the level
   return choice;

@@ -20,7 +20,8 @@ inline int check_level(const char* codec, int level, int lo, int hi, int fallbac
   if (level == INT32_MIN) return fallback;
   if (level < lo || level > hi)
     throw Error(std::string(codec) + " level " + std::to_string(level) + " is outside " + std::to_string(lo) + ".." +
-                std::to_string(hi));
+                    std::to_string(hi),
+                ErrorKind::kInvalidArgument);
   return level;
 }
 

@@ -184,7 +184,8 @@ size_t ByteArrayDictionaryEncoder::put(const int32_t* offsets, const uint8_t* da
     if (end < begin) {
       finish_indices(n, i);
       throw Error("dictionary encoder: byte array offsets decrease at value " + std::to_string(i) + " (" +
-                  std::to_string(begin) + " then " + std::to_string(end) + ")");
+                      std::to_string(begin) + " then " + std::to_string(end) + ")",
+                  ErrorKind::kInvalidArgument);
     }
     const uint8_t* p = data + begin;
     const uint32_t len = static_cast<uint32_t>(end - begin);
@@ -233,7 +234,9 @@ struct FixedLenByteArrayDictionaryEncoder::Table {
 
 FixedLenByteArrayDictionaryEncoder::FixedLenByteArrayDictionaryEncoder(int width, DictionaryLimits limits)
     : DictionaryEncoderBase(limits), width_(width), table_(std::make_unique<Table>()) {
-  if (width < 0) throw Error("dictionary encoder: fixed-length byte array width " + std::to_string(width) + " < 0");
+  if (width < 0)
+    throw Error("dictionary encoder: fixed-length byte array width " + std::to_string(width) + " < 0",
+                ErrorKind::kInvalidArgument);
 }
 FixedLenByteArrayDictionaryEncoder::~FixedLenByteArrayDictionaryEncoder() = default;
 FixedLenByteArrayDictionaryEncoder::FixedLenByteArrayDictionaryEncoder(FixedLenByteArrayDictionaryEncoder&&) noexcept =

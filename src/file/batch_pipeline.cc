@@ -258,7 +258,7 @@ bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 &&
 void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   lock.unlock();
   std::exception_ptr error;
-  std::string full;
+  std::optional<Error> full;
   try {
     switch (task.kind) {
       case Task::Kind::kOpen:
@@ -277,18 +277,18 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
         break;
     }
   } catch (const encoding::ByteArrayBatchFull& e) {
-    full = e.what();
+    full = e;
   } catch (...) {
     error = std::current_exception();
   }
   lock.lock();
   --running_;
-  if (!full.empty()) {
+  if (full) {
     // The earliest row group asking wins: a restart drops what follows it.
     if (!restart_ || task.group->plan_index < restart_->plan_index) {
       restart_ = task.group;
       restart_rows_ = task.batch ? task.batch->data.rows : task.group->batch_rows;
-      restart_reason_ = full;
+      restart_reason_ = *full;
     }
   } else if (error) {
     if (!error_) error_ = error;
@@ -333,8 +333,9 @@ void BatchPipeline::restart() {
       std::find_if(window_.begin(), window_.end(), [&](const auto& b) { return b->group == g && !complete(*b); });
   const int64_t rows = std::min(restart_rows_, g->batch_rows) / 2;
   auto fail = [&](const std::string& why) {
-    error_ = std::make_exception_ptr(Error(config_.file->name() + ": row group " + std::to_string(g->plan->row_group) +
-                                           ": " + restart_reason_ + why));
+    const ErrorLocation group{.file = config_.file->name(), .row_group = static_cast<int64_t>(g->plan->row_group)};
+    error_ = std::make_exception_ptr(
+        Error(restart_reason_->kind(), restart_reason_->location().within(group), restart_reason_->detail() + why));
   };
   if (first == window_.end()) return fail("");
   if (rows < 1) return fail(" (in a single row)");
@@ -389,8 +390,9 @@ void BatchPipeline::open(Group& g, bool late) {
       requests.push_back(fetch::chunk_request(file.metadata(), plan.row_group, column, file.input().size(), index,
                                               plan.ranges, plan.num_rows));
     } catch (const Error& e) {
-      throw Error(file.name() + ": column " + file.schema().column(column).dotted_path() + ", row group " +
-                  std::to_string(plan.row_group) + ": " + e.what());
+      throw e.within({.file = file.name(),
+                      .row_group = static_cast<int64_t>(plan.row_group),
+                      .column = file.schema().column(column).dotted_path()});
     }
   }
   std::vector<ChunkBytes> bytes = fetch::fetch_chunks(file.input(), requests);
@@ -427,9 +429,12 @@ void BatchPipeline::open(Group& g, bool late) {
 void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_t wanted) const {
   if (got == wanted) return;
   const FileReader& file = *config_.file;
-  throw Error(file.name() + ": row group " + std::to_string(g.plan->row_group) + ": column " +
-              g.readers[slot]->column().dotted_path() + " ends after " + std::to_string(g.row[slot] + got) +
-              " records where the row group has " + std::to_string(g.plan->num_rows));
+  throw Error(ErrorKind::kCorrupt,
+              {.file = file.name(),
+               .row_group = static_cast<int64_t>(g.plan->row_group),
+               .column = g.readers[slot]->column().dotted_path()},
+              "the column ends after " + std::to_string(g.row[slot] + got) + " records where the row group has " +
+                  std::to_string(g.plan->num_rows));
 }
 
 // Reads the task's lanes: every row while the batch keeps every row (stage
@@ -566,10 +571,11 @@ bool BatchPipeline::next(DecodedBatch& out) {
       Batch& b = *window_.front();
       if (config_.memory_limit > 0 && b.bytes + b.group->owned > config_.memory_limit) {
         error_ = std::make_exception_ptr(
-            Error(config_.file->name() + ": row group " + std::to_string(b.group->plan->row_group) + ": a batch of " +
-                  std::to_string(b.data.rows) + " rows needs " + std::to_string(b.bytes + b.group->owned) +
-                  " bytes, more than the memory limit of " + std::to_string(config_.memory_limit) +
-                  " bytes (a smaller batch size may fit)"));
+            Error(ErrorKind::kLimit,
+                  {.file = config_.file->name(), .row_group = static_cast<int64_t>(b.group->plan->row_group)},
+                  "a batch of " + std::to_string(b.data.rows) + " rows needs " +
+                      std::to_string(b.bytes + b.group->owned) + " bytes, more than the memory limit of " +
+                      std::to_string(config_.memory_limit) + " bytes (a smaller batch size may fit)"));
         std::rethrow_exception(error_);
       }
       batch_estimate_ = std::max(batch_estimate_, b.bytes);

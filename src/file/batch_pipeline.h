@@ -18,11 +18,13 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "../column/leaf_reader.h"
 #include "../plan/planner.h"
+#include "parq/error.h"
 #include "parq/file/file_reader.h"
 #include "parq/plan/read_plan.h"
 #include "parq/util/thread_pool.h"
@@ -168,7 +170,7 @@ class BatchPipeline {
   bool stopped_ = false;      // the judge wants no more batches
   Group* restart_ = nullptr;  // a batch of it came out too large: read it again smaller
   int64_t restart_rows_ = 0;  // the rows of that batch
-  std::string restart_reason_;
+  std::optional<Error> restart_reason_;
   bool stopping_ = false;
   std::exception_ptr error_;
   Counters counters_;

@@ -37,7 +37,7 @@ std::vector<int> select_leaves(const Schema& schema, const std::vector<std::stri
         found = true;
       }
     }
-    if (!found) throw Error("no column '" + path + "' in the schema");
+    if (!found) throw Error("no column '" + path + "' in the schema", ErrorKind::kInvalidArgument);
   }
   std::sort(leaves.begin(), leaves.end());
   leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
@@ -106,11 +106,12 @@ class FileLookups final : public plan::ChunkLookups {
 class FileBatchReader final : public BatchSource {
  public:
   FileBatchReader(const FileReader& file, ReadOptions options) : file_(file), options_(std::move(options)) {
-    if (options_.batch_rows <= 0) throw Error("batch size must be positive");
-    if (options_.threads < 1) throw Error("thread count must be at least 1");
-    if (options_.offset < 0) throw Error("the offset must not be negative");
-    if (options_.memory_limit < 0) throw Error("the memory limit must not be negative");
-    if (options_.max_batch_bytes < 0) throw Error("the batch byte limit must not be negative");
+    if (options_.batch_rows <= 0) throw Error("batch size must be positive", ErrorKind::kInvalidArgument);
+    if (options_.threads < 1) throw Error("thread count must be at least 1", ErrorKind::kInvalidArgument);
+    if (options_.offset < 0) throw Error("the offset must not be negative", ErrorKind::kInvalidArgument);
+    if (options_.memory_limit < 0) throw Error("the memory limit must not be negative", ErrorKind::kInvalidArgument);
+    if (options_.max_batch_bytes < 0)
+      throw Error("the batch byte limit must not be negative", ErrorKind::kInvalidArgument);
     start_bytes_ = file.input().bytes_read();
     if (options_.stats == nullptr) options_.stats = &own_stats_;
     *options_.stats = ReadStats{};
@@ -207,7 +208,8 @@ class FileBatchReader final : public BatchSource {
     for (size_t g : request.row_groups)
       if (g >= file.metadata().row_groups.size())
         throw Error("row group " + std::to_string(g) + " does not exist (the file has " +
-                    std::to_string(file.metadata().row_groups.size()) + ")");
+                        std::to_string(file.metadata().row_groups.size()) + ")",
+                    ErrorKind::kInvalidArgument);
     request.filter = filter;
     request.pruning = options.pruning;
     request.offset = options.offset;
@@ -216,7 +218,8 @@ class FileBatchReader final : public BatchSource {
     for (const RowRange& r : options.row_selection)
       if (r.begin < 0 || r.end < r.begin)
         throw Error("row selection range [" + std::to_string(r.begin) + ", " + std::to_string(r.end) +
-                    ") is not a range of row indices");
+                        ") is not a range of row indices",
+                    ErrorKind::kInvalidArgument);
     request.selection = normalize_ranges(options.row_selection);
     std::optional<FileLookups> own;
     if (lookups == nullptr) lookups = &own.emplace(file, options.pages);

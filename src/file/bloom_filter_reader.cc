@@ -13,16 +13,16 @@ namespace {
 // Headers are a few bytes; this leaves room for fields a newer writer adds.
 constexpr uint64_t kMaxHeaderBytes = 4096;
 
-std::string chunk_where(const std::string& name, const format::ColumnChunk& chunk, size_t row_group, size_t column) {
+ErrorLocation chunk_where(const std::string& name, const format::ColumnChunk& chunk, size_t row_group, size_t column) {
   std::string path;
   if (chunk.meta_data)
     for (const std::string& part : chunk.meta_data->path_in_schema) path += (path.empty() ? "" : ".") + part;
   if (path.empty()) path = "#" + std::to_string(column);
-  return name + ": column " + path + ", row group " + std::to_string(row_group);
+  return {.file = name, .row_group = static_cast<int64_t>(row_group), .column = path};
 }
 
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw Error(where + ": bloom filter: " + what);
+[[noreturn]] void fail(const ErrorLocation& where, const std::string& what, ErrorKind kind = ErrorKind::kCorrupt) {
+  throw Error(kind, where, "bloom filter: " + what);
 }
 
 }  // namespace
@@ -30,21 +30,23 @@ std::string chunk_where(const std::string& name, const format::ColumnChunk& chun
 std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const format::FileMetaData& file,
                                              size_t row_group, size_t column) {
   if (row_group >= file.row_groups.size())
-    throw Error(input.name() + ": row group " + std::to_string(row_group) + " out of range (the file has " +
-                std::to_string(file.row_groups.size()) + ")");
+    throw Error(ErrorKind::kInvalidArgument, {.file = input.name()},
+                "row group " + std::to_string(row_group) + " out of range (the file has " +
+                    std::to_string(file.row_groups.size()) + ")");
   const auto& columns = file.row_groups[row_group].columns;
   if (column >= columns.size())
-    throw Error(input.name() + ": column " + std::to_string(column) + " out of range (row group " +
-                std::to_string(row_group) + " has " + std::to_string(columns.size()) + ")");
+    throw Error(ErrorKind::kInvalidArgument, {.file = input.name(), .row_group = static_cast<int64_t>(row_group)},
+                "column " + std::to_string(column) + " out of range (the row group has " +
+                    std::to_string(columns.size()) + ")");
   const format::ColumnChunk& chunk = columns[column];
-  const std::string where = chunk_where(input.name(), chunk, row_group, column);
+  const ErrorLocation where = chunk_where(input.name(), chunk, row_group, column);
   if (!chunk.meta_data) {
-    if (chunk.crypto_metadata) fail(where, "the column is encrypted: a key is needed");
+    if (chunk.crypto_metadata) fail(where, "the column is encrypted: a key is needed", ErrorKind::kUnsupported);
     fail(where, "the column chunk has no metadata");
   }
   const format::ColumnMetaData& md = *chunk.meta_data;
   if (!md.bloom_filter_offset) return std::nullopt;
-  if (chunk.crypto_metadata) fail(where, "the filter is encrypted: a key is needed");
+  if (chunk.crypto_metadata) fail(where, "the filter is encrypted: a key is needed", ErrorKind::kUnsupported);
 
   const uint64_t file_size = input.size();
   const int64_t signed_offset = *md.bloom_filter_offset;
@@ -73,7 +75,7 @@ std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const
     try {
       header_size = format::decode_thrift(head.data(), head.size(), header, offset);
     } catch (const Error& e) {
-      fail(where, std::string("the header does not decode: ") + e.what());
+      fail(where, "the header does not decode: " + e.detail());
     }
     if (header.num_bytes < 0 || static_cast<uint64_t>(header.num_bytes) > BloomFilter::kMaxBytes)
       fail(where, "bitset size " + std::to_string(header.num_bytes) + " is outside [0, " +
@@ -89,9 +91,8 @@ std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const
     return BloomFilter::read(bytes.span(), offset);
   } catch (const Error& e) {
     // The filter's own checks name it already; the header decoder does not.
-    std::string what = e.what();
-    if (what.rfind("bloom filter", 0) != 0) what = "bloom filter: " + what;
-    throw Error(where + ": " + what);
+    if (e.detail().rfind("bloom filter", 0) == 0) throw e.within(where);
+    throw e.with_context("bloom filter").within(where);
   }
   return std::nullopt;  // not reached: fail(where, ) throws
 }

@@ -111,18 +111,25 @@ std::optional<Array> read_dictionary(io::RandomAccessInput& input, const format:
                                      const ColumnDescriptor& column, size_t row_group,
                                      const PageReaderOptions& options) {
   if (row_group >= file.row_groups.size())
-    throw Error(input.name() + ": row group " + std::to_string(row_group) + " out of range (the file has " +
-                std::to_string(file.row_groups.size()) + ")");
+    throw Error(ErrorKind::kInvalidArgument, {.file = input.name()},
+                "row group " + std::to_string(row_group) + " out of range (the file has " +
+                    std::to_string(file.row_groups.size()) + ")");
   if (static_cast<size_t>(column.column_index) >= file.row_groups[row_group].columns.size())
-    throw Error(input.name() + ": column " + column.dotted_path() + " out of range (row group " +
-                std::to_string(row_group) + " has " + std::to_string(file.row_groups[row_group].columns.size()) +
-                " columns)");
+    throw Error(ErrorKind::kCorrupt, {.file = input.name(), .column = column.dotted_path()},
+                "out of range (row group " + std::to_string(row_group) + " has " +
+                    std::to_string(file.row_groups[row_group].columns.size()) + " columns)");
   // When the metadata places the dictionary page before the first data
   // page, only the bytes between them are read, not the whole chunk.
   const size_t index = static_cast<size_t>(column.column_index);
   ChunkBytes bytes;
   const auto& md = file.row_groups[row_group].columns[index].meta_data;
-  const ChunkRange whole = chunk_range(file, row_group, index, input.size());
+  const ChunkRange whole = [&] {
+    try {
+      return chunk_range(file, row_group, index, input.size());
+    } catch (const Error& e) {
+      throw e.within({.file = input.name(), .column = column.dotted_path()});
+    }
+  }();
   if (md && md->dictionary_page_offset && *md->dictionary_page_offset == static_cast<int64_t>(whole.offset) &&
       md->data_page_offset > *md->dictionary_page_offset &&
       static_cast<uint64_t>(md->data_page_offset) <= whole.offset + whole.length) {
@@ -134,9 +141,9 @@ std::optional<Array> read_dictionary(io::RandomAccessInput& input, const format:
   }
   PageReader pages(std::move(bytes), input.name(), file, row_group, index, column.dotted_path(), options);
   if (pages.metadata().type != column.type.physical)
-    throw Error(input.name() + ": column " + column.dotted_path() + ", row group " + std::to_string(row_group) +
-                ": the chunk's type " + format::to_string(pages.metadata().type) + " is not the schema's " +
-                format::to_string(column.type.physical));
+    throw Error(ErrorKind::kCorrupt, pages.location(),
+                std::string("the chunk's type ") + format::to_string(pages.metadata().type) + " is not the schema's " +
+                    format::to_string(column.type.physical));
   PageInfo page;
   bool found = false;
   while (!found && pages.next(page)) {
@@ -152,12 +159,16 @@ std::optional<Array> read_dictionary(io::RandomAccessInput& input, const format:
     }
   }
   if (!found) return std::nullopt;
-  const std::string where = pages.where(page) + ": dictionary page";
-  if (!page.header.dictionary_page_header) throw Error(where + " without its header");
+  const ErrorLocation where = pages.location(page);
+  if (!page.header.dictionary_page_header)
+    throw Error(ErrorKind::kCorrupt, where, "dictionary page without its header");
   const format::DictionaryPageHeader& header = *page.header.dictionary_page_header;
-  if (header.num_values < 0) throw Error(where + ": negative size " + std::to_string(header.num_values));
+  if (header.num_values < 0)
+    throw Error(ErrorKind::kCorrupt, where, "dictionary page: negative size " + std::to_string(header.num_values));
   if (header.encoding != Encoding::PLAIN && header.encoding != Encoding::PLAIN_DICTIONARY)
-    throw Error(where + ": encoding " + format::to_string(header.encoding) + " (dictionaries are PLAIN)");
+    throw Error(
+        ErrorKind::kCorrupt, where,
+        std::string("dictionary page: encoding ") + format::to_string(header.encoding) + " (dictionaries are PLAIN)");
 
   Array out;
   out.kind = ArrayKind::kLeaf;
@@ -167,7 +178,7 @@ std::optional<Array> read_dictionary(io::RandomAccessInput& input, const format:
   try {
     decode_values(out, pages.decompress(page), static_cast<size_t>(header.num_values));
   } catch (const Error& e) {
-    throw Error(where + ": " + e.what());
+    throw e.with_context("dictionary page").within(where);
   }
   return out;
 }

@@ -43,7 +43,9 @@ void check_column_paths(const WriteOptions& options, const Schema& schema) {
       if (p == path || (p.size() > path.size() && p.compare(0, path.size(), path) == 0 && p[path.size()] == '.'))
         found = true;
     }
-    if (!found) throw Error("write options name column \"" + path + "\", which the schema does not have");
+    if (!found)
+      throw Error("write options name column \"" + path + "\", which the schema does not have",
+                  ErrorKind::kInvalidArgument);
   }
 }
 
@@ -55,9 +57,10 @@ class FileWriter::Impl {
  public:
   Impl(std::unique_ptr<io::OutputStream> out, const Schema& schema, WriteOptions options)
       : out_(std::move(out)), schema_(schema), options_(std::move(options)), shredder_(schema_) {
-    if (schema_.num_columns() == 0) throw Error(out_->name() + ": a schema without columns cannot be written");
+    if (schema_.num_columns() == 0)
+      throw Error(out_->name() + ": a schema without columns cannot be written", ErrorKind::kInvalidArgument);
     if (options_.row_group_rows < 1 || options_.row_group_bytes < 1 || options_.page_bytes < 1)
-      throw Error("row group and page limits must be positive");
+      throw Error("row group and page limits must be positive", ErrorKind::kInvalidArgument);
     check_column_paths(options_, schema_);
     for (const auto& column : schema_.columns())
       columns_.push_back(std::make_unique<ColumnWriter>(column, resolve_column_options(options_, column)));
@@ -119,8 +122,9 @@ class FileWriter::Impl {
 
  private:
   void check_usable() const {
-    if (failed_) throw Error(out_->name() + ": the writer failed earlier and can only be destroyed");
-    if (closed_) throw Error(out_->name() + ": the writer is closed");
+    if (failed_)
+      throw Error(out_->name() + ": the writer failed earlier and can only be destroyed", ErrorKind::kInvalidArgument);
+    if (closed_) throw Error(out_->name() + ": the writer is closed", ErrorKind::kInvalidArgument);
   }
 
   // Any error leaves the writer unusable: a half-written row group cannot

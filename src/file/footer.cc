@@ -35,8 +35,8 @@ void check_leading_magic(io::RandomAccessInput& input) {
   uint8_t head[kMagicSize];
   input.read_at(0, kMagicSize, head);
   if (!has_magic(head, kMagic) && !has_magic(head, kEncryptedMagic))
-    throw Error(input.name() + ": not a Parquet file: missing PAR1 magic at the start (found \"" +
-                printable(head, kMagicSize) + "\")");
+    throw Error(ErrorKind::kCorrupt, {.file = input.name(), .offset = 0},
+                "not a Parquet file: missing PAR1 magic at the start (found \"" + printable(head, kMagicSize) + "\")");
 }
 
 }  // namespace
@@ -44,8 +44,9 @@ void check_leading_magic(io::RandomAccessInput& input) {
 Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
   const uint64_t size = input.size();
   if (size < kMinimumFileSize)
-    throw Error(input.name() + ": not a Parquet file: " + std::to_string(size) + " bytes is too small (at least " +
-                std::to_string(kMinimumFileSize) + " needed)");
+    throw Error(ErrorKind::kCorrupt, {.file = input.name()},
+                "not a Parquet file: " + std::to_string(size) + " bytes is too small (at least " +
+                    std::to_string(kMinimumFileSize) + " needed)");
   check_leading_magic(input);
 
   // One read for the tail, large enough for most footers.
@@ -53,19 +54,23 @@ Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
   io::ByteRange tail = io::ByteRange::read(input, size - tail_size, tail_size);
   const uint8_t* end = tail.data() + tail_size;
   if (has_magic(end - kMagicSize, kEncryptedMagic))
-    throw Error(input.name() + ": encrypted file: a key is needed (the footer is encrypted, PARE magic)");
+    throw Error(ErrorKind::kUnsupported, {.file = input.name()},
+                "encrypted file: a key is needed (the footer is encrypted, PARE magic)");
   if (!has_magic(end - kMagicSize, kMagic))
-    throw Error(input.name() + ": not a Parquet file: missing PAR1 magic at the end (found \"" +
-                printable(end - kMagicSize, kMagicSize) + "\")");
+    throw Error(ErrorKind::kCorrupt, {.file = input.name(), .offset = static_cast<int64_t>(size - kMagicSize)},
+                "not a Parquet file: missing PAR1 magic at the end (found \"" +
+                    printable(end - kMagicSize, kMagicSize) + "\")");
 
   const uint32_t length = load_u32_le(end - 8);
   const uint64_t room = size - kMinimumFileSize;
   if (length > room)
-    throw Error(input.name() + ": corrupt footer: metadata length " + std::to_string(length) +
-                " reaches past the start of the file (" + std::to_string(size) + " bytes)");
+    throw Error(ErrorKind::kCorrupt, {.file = input.name()},
+                "corrupt footer: metadata length " + std::to_string(length) + " reaches past the start of the file (" +
+                    std::to_string(size) + " bytes)");
   if (length > options.max_footer_bytes)
-    throw Error(input.name() + ": footer of " + std::to_string(length) + " bytes exceeds the limit of " +
-                std::to_string(options.max_footer_bytes));
+    throw Error(ErrorKind::kLimit, {.file = input.name()},
+                "footer of " + std::to_string(length) + " bytes exceeds the limit of " +
+                    std::to_string(options.max_footer_bytes));
 
   Footer footer;
   footer.metadata_length = length;
@@ -81,7 +86,7 @@ Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
   try {
     format::decode_thrift(start, length, footer.metadata, footer.metadata_offset, options.limits);
   } catch (const Error& e) {
-    throw Error(input.name() + ": corrupt footer: " + e.what());
+    throw Error(ErrorKind::kCorrupt, {.file = input.name()}, "corrupt footer: " + e.detail());
   }
   return footer;
 }

@@ -36,11 +36,13 @@ std::string chunk_where(std::string_view where, const FileMetaData& file, size_t
 const ColumnChunk& chunk_at(const FileMetaData& file, size_t row_group, size_t column, std::string_view where) {
   if (row_group >= file.row_groups.size())
     throw Error(std::string(where) + ": row group " + std::to_string(row_group) + " out of range (the file has " +
-                std::to_string(file.row_groups.size()) + ")");
+                    std::to_string(file.row_groups.size()) + ")",
+                ErrorKind::kInvalidArgument);
   const auto& columns = file.row_groups[row_group].columns;
   if (column >= columns.size())
     throw Error(std::string(where) + ": column " + std::to_string(column) + " out of range (row group " +
-                std::to_string(row_group) + " has " + std::to_string(columns.size()) + ")");
+                    std::to_string(row_group) + " has " + std::to_string(columns.size()) + ")",
+                ErrorKind::kInvalidArgument);
   return columns[column];
 }
 
@@ -167,7 +169,7 @@ std::optional<PageIndex> decode_chunk_indexes(const FileMetaData& file, size_t r
   try {
     chunk = chunk_range(file, row_group, column, file_size);
   } catch (const Error& e) {
-    throw Error(at + ": " + e.what());
+    throw Error(e.kind(), {}, at + ": " + e.detail());
   }
   PageIndex index;
   index.row_group_rows = rg.num_rows;
@@ -200,7 +202,7 @@ PageIndexRanges page_index_ranges(const FileMetaData& file, size_t row_group, si
   ranges.offset_index =
       index_range(chunk.offset_index_offset, chunk.offset_index_length, file_size, "offset index", at);
   if ((ranges.column_index || ranges.offset_index) && chunk.crypto_metadata)
-    throw Error(at + ": the page index is encrypted: a key is needed");
+    throw Error(at + ": the page index is encrypted: a key is needed", ErrorKind::kUnsupported);
   return ranges;
 }
 
@@ -224,7 +226,8 @@ std::optional<FileRange> row_group_page_index_range(const FileMetaData& file, si
   };
   if (row_group >= file.row_groups.size())
     throw Error(std::string(where) + ": row group " + std::to_string(row_group) + " out of range (the file has " +
-                std::to_string(file.row_groups.size()) + ")");
+                    std::to_string(file.row_groups.size()) + ")",
+                ErrorKind::kInvalidArgument);
   if (columns.empty()) {
     for (size_t c = 0; c < file.row_groups[row_group].columns.size(); ++c) add(c);
   } else {
@@ -238,11 +241,14 @@ size_t PageIndex::num_pages() const {
 }
 
 RowRange PageIndex::page_rows(size_t page) const {
-  if (!offset_index) throw Error("page index: the rows of a page need the offset index, which the chunk lacks");
+  if (!offset_index)
+    throw Error("page index: the rows of a page need the offset index, which the chunk lacks",
+                ErrorKind::kInvalidArgument);
   const auto& pages = offset_index->page_locations;
   if (page >= pages.size())
-    throw Error("page index: page " + std::to_string(page) + " out of range (" + std::to_string(pages.size()) +
-                " pages)");
+    throw Error(
+        "page index: page " + std::to_string(page) + " out of range (" + std::to_string(pages.size()) + " pages)",
+        ErrorKind::kInvalidArgument);
   return {pages[page].first_row_index, page + 1 < pages.size() ? pages[page + 1].first_row_index : row_group_rows};
 }
 

@@ -53,15 +53,17 @@ const ColumnDescriptor& leaf_column(const Schema& schema, const std::string& pat
     for (size_t i = 0; i < schema.num_columns(); ++i) {
       const std::string leaf = schema.column(i).dotted_path();
       if (leaf.size() > path.size() && leaf.compare(0, path.size(), path) == 0 && leaf[path.size()] == '.')
-        throw Error("filter: " + path + " is a group; filters apply to its leaf columns (such as " + leaf + ")");
+        throw Error("filter: " + path + " is a group; filters apply to its leaf columns (such as " + leaf + ")",
+                    ErrorKind::kInvalidArgument);
     }
-    throw Error("filter: no column '" + path + "' in the schema");
+    throw Error("filter: no column '" + path + "' in the schema", ErrorKind::kInvalidArgument);
   }
   const ColumnDescriptor& column = schema.column(static_cast<size_t>(index));
   if (column.max_repetition_level > 0)
     throw Error("filter: column " + path +
-                " is inside a list or map (a row holds any number of its values); filters apply to columns outside "
-                "lists and maps");
+                    " is inside a list or map (a row holds any number of its values); filters apply to columns outside "
+                    "lists and maps",
+                ErrorKind::kInvalidArgument);
   return column;
 }
 
@@ -118,7 +120,8 @@ FilterNode BoundFilter::bind_node(const Expression& e, bool negated, const Schem
       test.kind = LeafTest::Kind::kCompare;
       test.op = negated ? inverse(e.op()) : e.op();
       if (test.order == ValueOrder::kUnordered && test.op != CompareOp::kEqual && test.op != CompareOp::kNotEqual)
-        throw Error("filter: column " + column.dotted_path() + " has no order; only = and != apply to it");
+        throw Error("filter: column " + column.dotted_path() + " has no order; only = and != apply to it",
+                    ErrorKind::kInvalidArgument);
       test.values.push_back(bind_literal(column, literal));
       return add_test(std::move(test));
     }
@@ -140,7 +143,8 @@ FilterNode BoundFilter::bind_node(const Expression& e, bool negated, const Schem
     case K::kStartsWith: {
       if (test.order != ValueOrder::kBytes || column.type.physical != format::Type::BYTE_ARRAY)
         throw Error("filter: column " + column.dotted_path() +
-                    ": a prefix match applies to strings and binary (BYTE_ARRAY) columns");
+                        ": a prefix match applies to strings and binary (BYTE_ARRAY) columns",
+                    ErrorKind::kInvalidArgument);
       test.kind = negated ? LeafTest::Kind::kNotStartsWith : LeafTest::Kind::kStartsWith;
       PhysicalValue prefix;
       prefix.bytes = e.literals()[0].text;
@@ -150,7 +154,7 @@ FilterNode BoundFilter::bind_node(const Expression& e, bool negated, const Schem
     default:
       break;
   }
-  throw Error("filter: an expression of unknown kind");
+  throw Error("filter: an expression of unknown kind", ErrorKind::kInvalidArgument);
 }
 
 std::string LeafTest::to_string(const Schema& schema) const {

@@ -112,7 +112,7 @@ ExpressionPtr Expression::compare(std::string column, CompareOp op, Literal valu
 }
 
 ExpressionPtr Expression::in(std::string column, std::vector<Literal> values) {
-  if (values.empty()) throw Error("IN needs at least one value (column " + column + ")");
+  if (values.empty()) throw Error("IN needs at least one value (column " + column + ")", ErrorKind::kInvalidArgument);
   auto e = std::shared_ptr<Expression>(new Expression(Kind::kIn));
   e->column_ = std::move(column);
   e->literals_ = std::move(values);
@@ -136,7 +136,7 @@ ExpressionPtr Expression::starts_with(std::string column, std::string prefix) {
 
 ExpressionPtr Expression::all_of(std::vector<ExpressionPtr> children) {
   for (const auto& c : children)
-    if (!c) throw Error("a filter's AND has a missing operand");
+    if (!c) throw Error("a filter's AND has a missing operand", ErrorKind::kInvalidArgument);
   auto e = std::shared_ptr<Expression>(new Expression(Kind::kAnd));
   e->children_ = std::move(children);
   return e;
@@ -144,14 +144,14 @@ ExpressionPtr Expression::all_of(std::vector<ExpressionPtr> children) {
 
 ExpressionPtr Expression::any_of(std::vector<ExpressionPtr> children) {
   for (const auto& c : children)
-    if (!c) throw Error("a filter's OR has a missing operand");
+    if (!c) throw Error("a filter's OR has a missing operand", ErrorKind::kInvalidArgument);
   auto e = std::shared_ptr<Expression>(new Expression(Kind::kOr));
   e->children_ = std::move(children);
   return e;
 }
 
 ExpressionPtr Expression::negate(ExpressionPtr child) {
-  if (!child) throw Error("a filter's NOT has a missing operand");
+  if (!child) throw Error("a filter's NOT has a missing operand", ErrorKind::kInvalidArgument);
   auto e = std::shared_ptr<Expression>(new Expression(Kind::kNot));
   e->children_.push_back(std::move(child));
   return e;

@@ -16,7 +16,8 @@ using format::Type;
 using Int128 = __int128;
 
 [[noreturn]] void misfit(const ColumnDescriptor& column, const Literal& literal, const std::string& why) {
-  throw Error("filter: column " + column.dotted_path() + ": " + literal.to_string() + " " + why);
+  throw Error("filter: column " + column.dotted_path() + ": " + literal.to_string() + " " + why,
+              ErrorKind::kInvalidArgument);
 }
 
 // A decimal number text as digits x 10^exponent, exactly.
@@ -462,7 +463,8 @@ PhysicalValue physical_value_from_text(const ColumnDescriptor& column, std::stri
     if (text == "-inf" || text == "-infinity") literal.text = "-Infinity";
   } else if (column.type.physical == Type::BOOLEAN) {
     if (text != "true" && text != "false")
-      throw Error("column " + column.dotted_path() + ": '" + std::string(text) + "' is not true or false");
+      throw Error("column " + column.dotted_path() + ": '" + std::string(text) + "' is not true or false",
+                  ErrorKind::kInvalidArgument);
     literal = Literal::boolean(text == "true");
   } else if (logical.STRING || logical.ENUM || logical.JSON || logical.UUID) {
     literal = Literal::string(std::string(text));
@@ -471,7 +473,8 @@ PhysicalValue physical_value_from_text(const ColumnDescriptor& column, std::stri
     std::string bytes;
     if (!decode_base64(text, bytes))
       throw Error("column " + column.dotted_path() + ": '" + std::string(text) +
-                  "' is not base64, as the column's binary values are written");
+                      "' is not base64, as the column's binary values are written",
+                  ErrorKind::kInvalidArgument);
     literal = Literal::binary(std::move(bytes));
   }
   return bind_literal(column, literal);

@@ -31,7 +31,7 @@ class Parser {
   static constexpr int kMaxDepth = 200;
 
   [[noreturn]] void fail(const std::string& what, size_t at) const {
-    throw Error("filter: at character " + std::to_string(at + 1) + ": " + what);
+    throw Error("filter: at character " + std::to_string(at + 1) + ": " + what, ErrorKind::kInvalidArgument);
   }
   [[noreturn]] void fail(const std::string& what) const { fail(what, tok_.at); }
 

@@ -14,9 +14,7 @@
 namespace parq::io {
 namespace {
 
-std::string system_error(const std::string& path, const char* what) {
-  return path + ": " + what + ": " + std::strerror(errno);
-}
+std::string system_error(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
 class FileDescriptor {
  public:
@@ -45,10 +43,12 @@ class PreadInput : public RandomAccessInput {
       ssize_t got = ::pread(fd_->get(), out, n, static_cast<off_t>(offset));
       if (got < 0) {
         if (errno == EINTR) continue;
-        throw Error(system_error(path_, "read failed"));
+        throw Error(ErrorKind::kIo, {.file = path_, .offset = static_cast<int64_t>(offset)},
+                    system_error("read failed"));
       }
       if (got == 0)
-        throw Error(path_ + ": file shrank while reading (unexpected end at " + std::to_string(offset) + ")");
+        throw Error(ErrorKind::kIo, {.file = path_, .offset = static_cast<int64_t>(offset)},
+                    "the file shrank while being read (it ends here)");
       out += got;
       offset += static_cast<uint64_t>(got);
       n -= static_cast<size_t>(got);
@@ -86,8 +86,9 @@ class MappedInput : public RandomAccessInput {
   const std::string& name() const override { return path_; }
   std::span<const uint8_t> view(uint64_t offset, size_t n) const override {
     if (offset > size_ || n > size_ - offset)
-      throw Error(path_ + ": range of " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
-                  " is past the end of the file (" + std::to_string(size_) + " bytes)");
+      throw Error(ErrorKind::kCorrupt, {.file = path_, .offset = static_cast<int64_t>(offset)},
+                  "a range of " + std::to_string(n) + " bytes is past the end of the file (" + std::to_string(size_) +
+                      " bytes)");
     count_view(n);
     populate(offset, n);
     return {data_ + offset, n};
@@ -108,12 +109,13 @@ class MappedInput : public RandomAccessInput {
 
 std::unique_ptr<RandomAccessInput> open_file(const std::string& path, FileAccess access) {
   int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (raw < 0) throw Error(system_error(path, "cannot open"));
+  if (raw < 0) throw Error(ErrorKind::kIo, {.file = path}, system_error("cannot open"));
   auto fd = std::make_unique<FileDescriptor>(raw);
   struct stat st;
-  if (::fstat(fd->get(), &st) != 0) throw Error(system_error(path, "cannot stat"));
-  if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
-  if (!S_ISREG(st.st_mode)) throw Error(path + ": not a regular file (Parquet needs random access)");
+  if (::fstat(fd->get(), &st) != 0) throw Error(ErrorKind::kIo, {.file = path}, system_error("cannot stat"));
+  if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::kIo, {.file = path}, "is a directory");
+  if (!S_ISREG(st.st_mode))
+    throw Error(ErrorKind::kIo, {.file = path}, "not a regular file (Parquet needs random access)");
   auto size = static_cast<uint64_t>(st.st_size);
   if (access == FileAccess::kMemoryMap && size > 0) {
     void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd->get(), 0);

@@ -21,9 +21,7 @@ namespace {
 
 constexpr size_t kWriteBuffer = size_t{4} << 20;
 
-std::string system_error(const std::string& path, const char* what) {
-  return path + ": " + what + ": " + std::strerror(errno);
-}
+std::string system_error(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
 std::string folder_of(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -40,12 +38,14 @@ std::string base_of(const std::string& path) {
 class AtomicFileOutput final : public OutputStream {
  public:
   explicit AtomicFileOutput(const std::string& path) : path_(path) {
-    if (path.empty() || path.back() == '/') throw Error(path + ": not a file path");
+    if (path.empty() || path.back() == '/') throw Error(ErrorKind::kInvalidArgument, {.file = path}, "not a file path");
     size_t slash = path.rfind('/');
     std::string prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
     temp_path_ = prefix + "." + base_of(path) + ".parq-XXXXXX";
     fd_ = ::mkstemp(temp_path_.data());
-    if (fd_ < 0) throw Error(system_error(folder_of(path), "cannot create a temporary file in this folder"));
+    if (fd_ < 0)
+      throw Error(ErrorKind::kIo, {.file = folder_of(path)},
+                  system_error("cannot create a temporary file in this folder"));
     // mkstemp makes 0600; a finished file should get the usual permissions.
     mode_t mask = ::umask(0);
     ::umask(mask);
@@ -93,7 +93,8 @@ class AtomicFileOutput final : public OutputStream {
 
  private:
   void check_open() const {
-    if (fd_ < 0) throw Error(path_ + ": write after the output was committed or failed");
+    if (fd_ < 0)
+      throw Error(ErrorKind::kInvalidArgument, {.file = path_}, "write after the output was committed or failed");
   }
 
   void drain() {
@@ -121,10 +122,10 @@ class AtomicFileOutput final : public OutputStream {
   }
 
   [[noreturn]] void fail(const char* what) {
-    std::string message = system_error(path_, what);
+    std::string message = system_error(what);
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
-    throw Error(message);
+    throw Error(ErrorKind::kIo, {.file = path_}, message);
   }
 
   std::string path_;

@@ -10,8 +10,9 @@ namespace parq::io {
 void RandomAccessInput::read_at(uint64_t offset, size_t n, uint8_t* out) {
   uint64_t total = size();
   if (offset > total || n > total - offset)
-    throw Error(name() + ": read of " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
-                " is past the end of the input (" + std::to_string(total) + " bytes)");
+    throw Error(
+        ErrorKind::kCorrupt, {.file = name(), .offset = static_cast<int64_t>(offset)},
+        "a read of " + std::to_string(n) + " bytes is past the end of the input (" + std::to_string(total) + " bytes)");
   do_read_at(offset, n, out);
   count_view(n);
 }
@@ -53,8 +54,9 @@ class SpanInput : public RandomAccessInput {
   const std::string& name() const override { return name_; }
   std::span<const uint8_t> view(uint64_t offset, size_t n) const override {
     if (offset > bytes_.size() || n > bytes_.size() - offset)
-      throw Error(name_ + ": range of " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
-                  " is past the end of the input (" + std::to_string(bytes_.size()) + " bytes)");
+      throw Error(ErrorKind::kCorrupt, {.file = name_, .offset = static_cast<int64_t>(offset)},
+                  "a range of " + std::to_string(n) + " bytes is past the end of the input (" +
+                      std::to_string(bytes_.size()) + " bytes)");
     count_view(n);
     return bytes_.subspan(offset, n);
   }

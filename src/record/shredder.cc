@@ -166,7 +166,7 @@ class FieldShredder {
   [[noreturn]] void fail_required() const {
     std::string path;
     for (const std::string* name : path_) path += (path.empty() ? "" : ".") + *name;
-    throw Error("column " + path + ": is REQUIRED but has nulls");
+    throw Error("column " + path + ": is REQUIRED but has nulls", ErrorKind::kInvalidArgument);
   }
 
   void emit_leaf(const ArrayPlan& p, const Array& a, const Items& items, int16_t def_present) {
@@ -260,7 +260,7 @@ class Checker {
 
  private:
   [[noreturn]] static void fail(const std::string& path, const std::string& what) {
-    throw Error("column " + path + ": " + what);
+    throw Error("column " + path + ": " + what, ErrorKind::kInvalidArgument);
   }
 
   // Checks offsets[0..length] and returns the last one (what the child or
@@ -318,8 +318,9 @@ Shredder::Shredder(const Schema& schema) : schema_(&schema) {
 void Shredder::check(const RecordBatch& batch) const {
   if (batch.columns.size() != plans_.size())
     throw Error("the batch has " + std::to_string(batch.columns.size()) + " columns where the schema has " +
-                std::to_string(plans_.size()) + " fields");
-  if (batch.num_rows < 0) throw Error("the batch has a negative row count");
+                    std::to_string(plans_.size()) + " fields",
+                ErrorKind::kInvalidArgument);
+  if (batch.num_rows < 0) throw Error("the batch has a negative row count", ErrorKind::kInvalidArgument);
   Checker checker(*schema_);
   for (size_t i = 0; i < plans_.size(); ++i) checker.check(plans_[i], batch.columns[i], batch.num_rows, "");
 }

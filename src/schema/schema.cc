@@ -17,8 +17,8 @@ std::vector<format::SchemaElement> empty_message() {
 }
 
 [[noreturn]] void out_of_range(const char* what, size_t i, size_t size) {
-  throw Error(std::string(what) + " index " + std::to_string(i) + " is out of range; there are " +
-              std::to_string(size));
+  throw Error(std::string(what) + " index " + std::to_string(i) + " is out of range; there are " + std::to_string(size),
+              ErrorKind::kInvalidArgument);
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ class Parser {
   [[noreturn]] void fail(const std::string& what) const {
     int line = 1;
     for (size_t i = 0; i < pos_ && i < s_.size(); ++i) line += s_[i] == '\n';
-    throw Error("schema text, line " + std::to_string(line) + ": " + what);
+    throw Error("schema text, line " + std::to_string(line) + ": " + what, ErrorKind::kInvalidArgument);
   }
 
   void skip() {
@@ -313,7 +313,7 @@ Schema parse_schema_text(std::string_view text) {
   try {
     return Parser(text).parse();
   } catch (const std::logic_error&) {  // std::stoi on a parameter
-    throw Error("schema text: an annotation parameter is not a number");
+    throw Error("schema text: an annotation parameter is not a number", ErrorKind::kInvalidArgument);
   }
 }
 

@@ -197,7 +197,8 @@ void RowJsonWriter::build(uint32_t index, const Array& array, int64_t length, bo
 
 void RowJsonWriter::append_row(std::string& out, int64_t row) const {
   if (row < 0 || row >= num_rows_) {
-    throw Error("row " + std::to_string(row) + " is outside the batch's " + std::to_string(num_rows_) + " rows");
+    throw Error("row " + std::to_string(row) + " is outside the batch's " + std::to_string(num_rows_) + " rows",
+                ErrorKind::kInvalidArgument);
   }
   append_struct(out, nodes_[0], row);
 }
@@ -206,7 +207,8 @@ void RowJsonWriter::append_rows(std::string& out, int64_t begin, int64_t end) co
   // Checked once up front, so that a bad range writes nothing.
   if (begin < 0 || end < begin || end > num_rows_) {
     throw Error("rows [" + std::to_string(begin) + ", " + std::to_string(end) + ") are outside the batch's " +
-                std::to_string(num_rows_) + " rows");
+                    std::to_string(num_rows_) + " rows",
+                ErrorKind::kInvalidArgument);
   }
   for (int64_t row = begin; row < end; ++row) {
     append_struct(out, nodes_[0], row);
@@ -215,8 +217,10 @@ void RowJsonWriter::append_rows(std::string& out, int64_t begin, int64_t end) co
 }
 
 void RowJsonWriter::throw_bad_cell(size_t column, int64_t row) const {
-  if (column >= num_columns_) throw Error("column " + std::to_string(column) + " is outside the batch");
-  throw Error("row " + std::to_string(row) + " is outside the batch's " + std::to_string(num_rows_) + " rows");
+  if (column >= num_columns_)
+    throw Error("column " + std::to_string(column) + " is outside the batch", ErrorKind::kInvalidArgument);
+  throw Error("row " + std::to_string(row) + " is outside the batch's " + std::to_string(num_rows_) + " rows",
+              ErrorKind::kInvalidArgument);
 }
 
 void RowJsonWriter::append_value(std::string& out, size_t column, int64_t row) const {

@@ -55,7 +55,8 @@ void CsvWriter::append_rows(std::string& out, const RowJsonWriter& writer, int64
   const RecordBatch& batch = writer.batch();
   if (begin < 0 || end < begin || end > batch.num_rows) {
     throw Error("rows [" + std::to_string(begin) + ", " + std::to_string(end) + ") are outside the batch's " +
-                std::to_string(batch.num_rows) + " rows");
+                    std::to_string(batch.num_rows) + " rows",
+                ErrorKind::kInvalidArgument);
   }
   if (!header_written_) {
     for (size_t c = 0; c < batch.columns.size(); ++c) {

@@ -108,7 +108,8 @@ void append_padded(std::string& line, const std::string& cell, const Column& col
 std::string render_table(const RecordBatch& batch, int64_t begin, int64_t end, size_t max_cell_width) {
   if (begin < 0 || end < begin || end > batch.num_rows) {
     throw Error("rows [" + std::to_string(begin) + ", " + std::to_string(end) + ") are outside the batch's " +
-                std::to_string(batch.num_rows) + " rows");
+                    std::to_string(batch.num_rows) + " rows",
+                ErrorKind::kInvalidArgument);
   }
   if (batch.columns.empty()) return {};
   const size_t max_width = std::max<size_t>(max_cell_width, 1);

@@ -178,7 +178,7 @@ Field field_of(const TextType& t) {
 }
 
 [[noreturn]] void unsupported(const SchemaNode& n, const std::string& why) {
-  throw Error("schema field \"" + n.name() + "\": " + why + " cannot be filled from text");
+  throw Error("schema field \"" + n.name() + "\": " + why + " cannot be filled from text", ErrorKind::kInvalidArgument);
 }
 
 TextType type_of_node(const SchemaNode& n) {
@@ -637,7 +637,8 @@ struct BatchBuilder::Column {
         }
         values.append(text);
         offsets.append_value(static_cast<int32_t>(values.size()));
-        if (values.size() > INT32_MAX) throw Error("column " + path + ": more than 2 GiB of text in one batch");
+        if (values.size() > INT32_MAX)
+          throw Error("column " + path + ": more than 2 GiB of text in one batch", ErrorKind::kLimit);
       }
     }
   }

@@ -306,7 +306,8 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
       for (;;) {
         size_t q = data_.find('"', p);
         if (q == std::string_view::npos)
-          throw Error("CSV line " + std::to_string(line_) + ": a quoted field is not closed");
+          throw Error("CSV line " + std::to_string(line_) + ": a quoted field is not closed",
+                      ErrorKind::kInvalidArgument);
         for (size_t i = p; i < q; ++i) next_line_ += data_[i] == '\n';
         value.append(data_.substr(p, q - p));
         if (q + 1 < data_.size() && data_[q + 1] == '"') {

@@ -122,10 +122,10 @@ TEST(CatCommand, ColumnsLimitAndRowGroups) {
   EXPECT_EQ(r.out, "{\"id\":1,\"nested_struct\":{\"A\":1}}\n");
 
   r = run_tool({"cat", file, "--columns", "nope"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("no column 'nope'"));
   r = run_tool({"cat", file, "--row-groups", "3"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("row group 3 does not exist"));
   r = run_tool({"cat", file, "--limit", "x"});
   EXPECT_EQ(r.exit_code, 2);

@@ -146,14 +146,14 @@ TEST_F(ConvertCommand, MapsFromASchema) {
                                      " required binary key (STRING); } } }");
   CommandResult no_values =
       run_tool({"convert", file("t.jsonl", "{\"tags\":{\"a\":1}}\n"), path("t.parquet"), "--schema", keys_only});
-  EXPECT_EQ(no_values.exit_code, 1);
+  EXPECT_EQ(no_values.exit_code, 2);
   EXPECT_THAT(no_values.err, HasSubstr("schema field \"tags\": a map without values cannot be filled from text"));
   EXPECT_FALSE(fs::exists(path("t.parquet")));
 
   const std::string no_group = file("group.txt", "message m { optional group tags (MAP) { required int32 key; } }");
   CommandResult flat =
       run_tool({"convert", file("g.jsonl", "{\"tags\":{\"1\":1}}\n"), path("g.parquet"), "--schema", no_group});
-  EXPECT_EQ(flat.exit_code, 1);
+  EXPECT_EQ(flat.exit_code, 2);
   EXPECT_THAT(flat.err, HasSubstr("a map without a key-value group"));
 }
 

@@ -46,7 +46,7 @@ TEST(CountCommand, CatMemoryLimitAndThreads) {
   EXPECT_EQ(fitted.exit_code, 0) << fitted.err;
   EXPECT_EQ(fitted.out, whole.out);
   auto tight = run_tool({"cat", tiny_pages(), "--memory-limit", "100"});
-  EXPECT_EQ(tight.exit_code, 1);
+  EXPECT_EQ(tight.exit_code, 5);
   EXPECT_THAT(tight.err, HasSubstr("more than the memory limit of 100 bytes"));
 }
 
@@ -55,10 +55,10 @@ TEST(CountCommand, BadFiltersAreErrors) {
   EXPECT_EQ(syntax.exit_code, 2);
   EXPECT_THAT(syntax.err, HasSubstr("--where"));
   auto misfit = run_tool({"cat", tiny_pages(), "--where", "tinyint_col = 'x'"});
-  EXPECT_EQ(misfit.exit_code, 1);
+  EXPECT_EQ(misfit.exit_code, 2);
   EXPECT_THAT(misfit.err, HasSubstr("column tinyint_col"));
   auto unknown = run_tool({"count", tiny_pages(), "--where", "nothere = 1"});
-  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_THAT(unknown.err, HasSubstr("no column 'nothere'"));
   auto offset = run_tool({"cat", tiny_pages(), "--offset", "-3"});
   EXPECT_EQ(offset.exit_code, 2);

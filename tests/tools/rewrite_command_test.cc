@@ -134,10 +134,10 @@ TEST_F(RewriteCommand, BadOptionsAreUsageErrors) {
     EXPECT_THAT(r.err, HasSubstr("--min-saving takes a fraction from 0 to 1")) << saving;
   }
   CommandResult unknown = run_tool({"rewrite", in, out, "--encoding", "no_such_column=plain"});
-  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_THAT(unknown.err, HasSubstr("no_such_column"));
   CommandResult wrong = run_tool({"rewrite", in, out, "--encoding", "string_col=delta_binary_packed"});
-  EXPECT_EQ(wrong.exit_code, 1);
+  EXPECT_EQ(wrong.exit_code, 2);
   EXPECT_THAT(wrong.err, HasSubstr("does not apply"));
   EXPECT_FALSE(fs::exists(out));
 }

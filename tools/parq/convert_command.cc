@@ -113,7 +113,7 @@ void for_each_row(std::string_view data, Kind kind, char delimiter, const std::s
     try {
       text::parse_json(text, row);
     } catch (const Error& e) {
-      throw Error(name + ": line " + std::to_string(line) + ": " + e.what());
+      throw e.with_context(name + ": line " + std::to_string(line));
     }
     if (row.nodes[0].kind != text::NodeKind::kObject)
       throw Error(name + ": line " + std::to_string(line) + ": a line is not a JSON object");
@@ -174,7 +174,7 @@ int text_to_parquet(const Args& args, const std::string& in_path, Kind kind, con
     try {
       builder.add(row);
     } catch (const Error& e) {
-      throw Error(in_path + ": line " + std::to_string(line) + ": " + e.what());
+      throw e.with_context(in_path + ": line " + std::to_string(line));
     }
     if (builder.num_rows() == batch_rows) writer->write(builder.finish());
     progress.update(++rows, offset);

@@ -10,6 +10,7 @@
 
 #include "args.h"
 #include "command.h"
+#include "parq/error.h"
 
 namespace parq::tool {
 namespace {
@@ -18,10 +19,33 @@ const Command* const kCommands[] = {&kSchemaCommand, &kMetaCommand,       &kPage
                                     &kBloomCommand,  &kDictionaryCommand, &kCatCommand,     &kCountCommand,
                                     &kHeadCommand,   &kBenchCommand,      &kRewriteCommand, &kConvertCommand};
 
+// Scripts tell failures apart by the exit code, which follows the error's
+// kind (kept stable: it is documented in the overview).
+int exit_code(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kCorrupt:
+      return 1;
+    case ErrorKind::kInvalidArgument:
+      return 2;
+    case ErrorKind::kIo:
+      return 3;
+    case ErrorKind::kUnsupported:
+      return 4;
+    case ErrorKind::kLimit:
+      return 5;
+  }
+  return 1;
+}
+
 void print_overview(FILE* out) {
   std::fprintf(out, "usage: parq COMMAND [OPTIONS] FILE...\n\nCommands:\n");
   for (const Command* c : kCommands) std::fprintf(out, "  %-10s %s\n", c->name, c->summary);
   std::fprintf(out, "\nRun 'parq COMMAND --help' for a command's options.\n");
+  std::fprintf(out,
+               "\nExit status: 0 success; 1 a corrupt or invalid file; 2 a bad argument (usage, unknown\n"
+               "column, malformed filter); 3 an I/O failure (a file that cannot be opened, read or\n"
+               "written); 4 a feature this build does not support (such as an encrypted column);\n"
+               "5 a limit set too low for the data (--memory-limit).\n");
 }
 
 int run(int argc, char** argv) {
@@ -57,6 +81,9 @@ int run(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::fprintf(stderr, "parq %s: %s (see 'parq %s --help')\n", command->name, e.what(), command->name);
     return 2;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "parq %s: %s\n", command->name, e.what());
+    return exit_code(e.kind());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "parq %s: %s\n", command->name, e.what());
     return 1;

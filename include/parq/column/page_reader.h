@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "parq/compression/codec.h"
+#include "parq/error.h"
 #include "parq/format/metadata.h"
 #include "parq/io/input.h"
 #include "parq/util/buffer.h"
@@ -142,15 +143,16 @@ class PageReader {
   void run_pair(const PageDecompression& mine, const PageDecompression& other);
   format::CompressionCodec codec() const;
 
-  // "column a.b, row group 2, page 5 (offset 1234)": for error messages.
-  std::string where(const PageInfo& page) const;
+  // The chunk's file, column and row group, with the page and its offset:
+  // where errors about the page happened.
+  ErrorLocation location(const PageInfo& page) const;
+  const ErrorLocation& location() const { return location_; }
 
   const format::ColumnMetaData& metadata() const { return *metadata_; }
   // The input's name, which starts every error message.
   const std::string& name() const { return name_; }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const;
   bool values_complete() const;
 
   void init(const std::string& input_name, const format::FileMetaData& file, size_t row_group, size_t column,
@@ -167,7 +169,7 @@ class PageReader {
   std::unique_ptr<compression::Codec> codec_;
   std::array<std::shared_ptr<Buffer>, 2> page_buffers_;
   std::shared_ptr<const void> page_owner_;
-  std::string where_;
+  ErrorLocation location_;
   std::string name_;
   PageReaderOptions options_;
 };

@@ -22,7 +22,9 @@ inline constexpr int64_t kMaxByteArrayBatchBytes = INT32_MAX;
 // rows at a time.
 class ByteArrayBatchFull : public Error {
  public:
-  using Error::Error;
+  explicit ByteArrayBatchFull(const std::string& message) : Error(message, ErrorKind::kLimit) {}
+  // The same error, placed by a layer that knows more of where it is.
+  explicit ByteArrayBatchFull(const Error& placed) : Error(placed) {}
 };
 
 class ByteArrayBatch {
