@@ -1,0 +1,82 @@
+"""parq: Apache Parquet for Python on parq's C++ engine.
+
+Reading returns Arrow data through the Arrow PyCapsule interface, so pyarrow,
+polars, pandas and DuckDB take it without copying fixed-width buffers::
+
+    import parq, pyarrow, polars, duckdb
+
+    t = parq.read_table("data.parquet", columns=["id", "name"], filter=[("id", ">", 10)])
+    pyarrow.table(t)            # or polars.DataFrame(t), duckdb.sql("SELECT * FROM t")
+
+    with parq.ParquetFile("data.parquet") as f:
+        print(f.metadata.num_rows, f.schema)
+        for batch in f.iter_batches(batch_size=10_000):
+            ...
+
+    parq.write_table(t, "copy.parquet", codec="zstd:9", page_version=2)
+
+Errors are ParqError subclasses that are also the builtin exceptions one would
+expect: OSError for I/O, ValueError for corrupt files and bad arguments,
+NotImplementedError for what parq cannot do (encrypted columns), MemoryError
+for a memory limit too small.
+"""
+
+from ._errors import (
+    CorruptFileError,
+    InvalidArgumentError,
+    LimitError,
+    ParqError,
+    ParqFileNotFoundError,
+    ParqIOError,
+    UnsupportedError,
+)
+from . import _parq
+from ._parq import RecordBatch, RecordBatchReader, Schema, Table
+from ._reader import (
+    ColumnChunkMetaData,
+    ColumnSchema,
+    FileMetaData,
+    ParquetFile,
+    ParquetSchema,
+    RowGroupMetaData,
+    Statistics,
+    iter_batches,
+    read_metadata,
+    read_schema,
+    read_table,
+)
+from ._writer import ParquetWriter, write_table, writer_options
+from ._filters import to_text as filter_to_text
+
+# The C++ library's version (PARQ_VERSION), which the package shares.
+__version__: str = getattr(_parq, "__version__")
+
+__all__ = [
+    "ColumnChunkMetaData",
+    "ColumnSchema",
+    "CorruptFileError",
+    "FileMetaData",
+    "InvalidArgumentError",
+    "LimitError",
+    "ParqError",
+    "ParqFileNotFoundError",
+    "ParqIOError",
+    "ParquetFile",
+    "ParquetSchema",
+    "ParquetWriter",
+    "RecordBatch",
+    "RecordBatchReader",
+    "RowGroupMetaData",
+    "Schema",
+    "Statistics",
+    "Table",
+    "UnsupportedError",
+    "filter_to_text",
+    "iter_batches",
+    "read_metadata",
+    "read_schema",
+    "read_table",
+    "write_table",
+    "writer_options",
+    "__version__",
+]

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Creates or updates the virtual environment of the Python package: .venv at
+# the repository root (PARQ_VENV to put it elsewhere), with parq built from
+# this checkout and its test extras (pytest, pyarrow, polars, duckdb, pandas,
+# numpy). The extension builds in python/build/<wheel tag>/ without build
+# isolation, so a second run recompiles only what changed; ccache, when
+# present, shares objects with the other build trees of the checkout.
+# Needs python3 with venv and its headers (Debian: python3-venv, python3-dev).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+venv=${PARQ_VENV:-$root/.venv}
+python=${PYTHON:-python3}
+
+if [ ! -x "$venv/bin/python" ]; then
+  echo "creating $venv"
+  "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+fi
+# Build requirements inside the venv: --no-build-isolation then reuses them
+# and the build tree instead of a fresh temporary environment each time.
+"$venv/bin/python" -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.4"
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+"$venv/bin/python" -m pip install -q --no-build-isolation "$here[test]"
+echo "parq $(cd / && "$venv/bin/python" -c "import parq; print(parq.__version__)") installed in $venv"

@@ -1,0 +1,65 @@
+// The objects reading returns: Schema (an Arrow schema), RecordBatch, Table
+// (batches held in memory, exportable any number of times) and
+// RecordBatchReader (a one-shot stream over a read in progress).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "common.h"
+
+namespace parq::python {
+
+// The shape of batches: a zero-row batch whose arrays carry names and types.
+using Prototype = std::shared_ptr<const RecordBatch>;
+
+struct PySchema {
+  Prototype prototype;
+};
+
+struct PyBatch {
+  SharedBatch batch;
+};
+
+struct TableData {
+  Prototype prototype;
+  std::vector<SharedBatch> batches;
+  int64_t num_rows = 0;
+};
+
+struct PyTable {
+  std::shared_ptr<const TableData> data;
+};
+
+class PyReader {
+ public:
+  explicit PyReader(std::unique_ptr<BatchSource> source);
+
+  // The next batch, read without the GIL; nullopt at the end.
+  std::optional<SharedBatch> next();
+  // Every batch left, read without the GIL.
+  std::shared_ptr<const TableData> read_all();
+  // Hands the source to an Arrow stream; the reader is consumed.
+  std::unique_ptr<BatchSource> take();
+  void close();
+
+  const Prototype& prototype() const { return prototype_; }
+
+ private:
+  // Python threads may call next() at once, each without the GIL.
+  std::mutex mutex_;
+  std::unique_ptr<BatchSource> source_;
+  Prototype prototype_;
+  bool exported_ = false;
+  bool failed_ = false;
+};
+
+// A zero-row copy of `batch`'s shape.
+Prototype prototype_of(const RecordBatch& batch);
+
+// Every batch of `source`, read without the GIL.
+std::shared_ptr<const TableData> read_table_data(BatchSource& source, Prototype prototype);
+
+}  // namespace parq::python

@@ -1,0 +1,122 @@
+"""Shared fixtures of the Python package's tests: where the shared corpus is,
+and a comparison of Arrow data that looks at values, not at the details in
+which two correct readers may differ (nullability flags, field names of list
+items, a dictionary or a large type against a plain one, the zone a UTC
+instant is shown in)."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import math
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("PARQ_SHARED", REPO.parent / "shared"))
+CORPUS = SHARED / "parquet-testing" / "data"
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is not at {CORPUS}")
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def cities() -> Path:
+    return REPO / "examples" / "cities.parquet"
+
+
+def _norm(v):
+    """A value in a form two readers agree on: instants in UTC, NaN equal to NaN."""
+    if isinstance(v, float) and math.isnan(v):
+        return ("NaN",)
+    if isinstance(v, datetime.datetime) and v.tzinfo is not None:
+        return ("instant", v.astimezone(datetime.timezone.utc).replace(tzinfo=None))
+    if isinstance(v, decimal.Decimal):
+        return ("NaN",) if v.is_nan() else v
+    if isinstance(v, dict):
+        return {k: _norm(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_norm(x) for x in v]
+    return v
+
+
+def _arrow_errors():
+    import pyarrow as pa
+
+    return (ValueError, OverflowError, pa.ArrowException)
+
+
+def _storage_type(t):
+    import pyarrow as pa
+
+    if pa.types.is_timestamp(t) or pa.types.is_date64(t) or pa.types.is_time64(t) or pa.types.is_duration(t):
+        return pa.int64()
+    if pa.types.is_date32(t) or pa.types.is_time32(t):
+        return pa.int32()
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return pa.list_(_storage_type(t.value_type))
+    if pa.types.is_struct(t):
+        return pa.struct([pa.field(f.name, _storage_type(f.type)) for f in t])
+    if pa.types.is_map(t):
+        return pa.map_(_storage_type(t.key_type), _storage_type(t.item_type))
+    return t
+
+
+def assert_same_rows(got, expected) -> None:
+    """Two tables have the same rows, column names and values (see the module doc)."""
+    import pyarrow as pa
+
+    g, e = pa.table(got), pa.table(expected)
+    assert g.column_names == e.column_names
+    assert g.num_rows == e.num_rows
+    for name in e.column_names:
+        gc, ec = g.column(name), e.column(name)
+        if gc.type != ec.type:
+            gc, ec = _comparable(gc, ec)
+        gv = [_norm(v) for v in _column_pylist(gc)]
+        ev = [_norm(v) for v in _column_pylist(ec)]
+        if gv != ev:
+            bad = next(i for i, (a, b) in enumerate(zip(gv, ev)) if a != b)
+            raise AssertionError(f"column {name}: row {bad}: {gv[bad]!r} != {ev[bad]!r} ({gc.type} vs {ec.type})")
+
+
+def _column_pylist(c):
+    try:
+        return c.to_pylist()
+    except _arrow_errors():
+        # Values outside Python's datetime range: compare the stored integers.
+        return c.cast(_storage_type(c.type)).to_pylist()
+
+
+def _comparable(got, expected):
+    """Both columns in one type where they differ only in representation."""
+    import pyarrow as pa
+
+    def plain(c):
+        t = c.type
+        if pa.types.is_dictionary(t):
+            return c.cast(t.value_type)
+        if pa.types.is_large_string(t) or pa.types.is_string_view(t):
+            return c.cast(pa.string())
+        if pa.types.is_large_binary(t) or pa.types.is_binary_view(t):
+            return c.cast(pa.binary())
+        return c
+
+    got, expected = plain(got), plain(expected)
+    # A map whose values are absent: parq reads a map with null values,
+    # pyarrow a list of its keys; the keys must agree.
+    if pa.types.is_map(got.type) and pa.types.is_null(got.type.item_type) and pa.types.is_list(expected.type):
+        got = pa.chunked_array(
+            [pa.ListArray.from_arrays(ch.offsets, ch.keys, mask=ch.is_null()) for ch in got.chunks],
+            type=pa.list_(got.type.key_type),
+        )
+    return got, expected
