@@ -4,7 +4,8 @@
 # from its saved corpus and the seeds test.sh gives it, in a work corpus kept
 # under $PARQ_FUZZ_WORK (default ../fuzz-work) between campaigns; then
 # merges what the work corpus covers into a minimized fuzz/corpus/TARGET and
-# appends one line of figures to $PARQ_FUZZ_WORK/campaigns.tsv:
+# appends one line of figures to fuzz/campaigns.tsv (the record README's
+# table is made from):
 #   date target seconds cpu_seconds executions cov ft corpus_files corpus_bytes status
 # (seconds is the wall-clock budget; cpu_seconds what the target had of it).
 # A crash leaves its input in $PARQ_FUZZ_WORK/TARGET-artifacts/ and a
@@ -65,6 +66,6 @@ rm -rf "$base" "$before"
 files=$(find "fuzz/corpus/$target" -type f 2>/dev/null | wc -l)
 bytes=$(du -sb "fuzz/corpus/$target" 2>/dev/null | awk '{print $1}')
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$cpu" "${execs:-?}" \
-  "${cov:-?}" "${ft:-?}" "$files" "${bytes:-0}" "$status" >>"$work/campaigns.tsv"
-tail -n 1 "$work/campaigns.tsv"
+  "${cov:-?}" "${ft:-?}" "$files" "${bytes:-0}" "$status" >>fuzz/campaigns.tsv
+tail -n 1 fuzz/campaigns.tsv
 exit "$status"

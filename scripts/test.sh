@@ -23,6 +23,9 @@ for b in build/bench/*_bench; do
   "$b" --benchmark_min_time=0.01 >/dev/null
 done
 
+echo "== Python package (python/run-tests.sh)"
+python/run-tests.sh
+
 echo "== sanitizer build (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -30,6 +33,9 @@ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARQ_S
   -DPARQ_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-sanitize -j "$jobs"
 (cd build-sanitize && ctest --output-on-failure -j "$jobs")
+
+echo "== Python package over the sanitized library (python/run-sanitized-tests.sh)"
+python/run-sanitized-tests.sh
 
 echo "== fuzzing (${fuzz_seconds}s per target)"
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARQ_SANITIZE=ON \

@@ -29,26 +29,7 @@ namespace {
 
 [[noreturn]] void invalid(const std::string& what) { throw Error(what, ErrorKind::kInvalidArgument); }
 
-format::Encoding encoding_of(const std::string& name) {
-  static const std::pair<const char*, format::Encoding> kNames[] = {
-      {"plain", format::Encoding::PLAIN},
-      {"dictionary", format::Encoding::RLE_DICTIONARY},
-      {"rle_dictionary", format::Encoding::RLE_DICTIONARY},
-      {"plain_dictionary", format::Encoding::PLAIN_DICTIONARY},
-      {"rle", format::Encoding::RLE},
-      {"delta_binary_packed", format::Encoding::DELTA_BINARY_PACKED},
-      {"delta_length_byte_array", format::Encoding::DELTA_LENGTH_BYTE_ARRAY},
-      {"delta_byte_array", format::Encoding::DELTA_BYTE_ARRAY},
-      {"byte_stream_split", format::Encoding::BYTE_STREAM_SPLIT},
-  };
-  std::string lower;
-  for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const auto& [n, e] : kNames)
-    if (lower == n) return e;
-  invalid("unknown encoding '" + name +
-          "' (plain, dictionary, rle, delta_binary_packed, delta_length_byte_array, delta_byte_array, "
-          "byte_stream_split)");
-}
+format::Encoding encoding_of(const std::string& name) { return parse_encoding(name); }
 
 compression::CodecChoice codec_of(const std::string& text, nb::handle level) {
   compression::CodecChoice c;

@@ -9,6 +9,7 @@
 #include "parq/file/file_writer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <set>
 
@@ -52,6 +53,28 @@ void check_column_paths(const WriteOptions& options, const Schema& schema) {
 }  // namespace
 
 std::string default_created_by() { return std::string("parq version ") + PARQ_VERSION; }
+
+format::Encoding parse_encoding(const std::string& name) {
+  static const std::pair<const char*, format::Encoding> kNames[] = {
+      {"plain", format::Encoding::PLAIN},
+      {"dictionary", format::Encoding::RLE_DICTIONARY},
+      {"rle_dictionary", format::Encoding::RLE_DICTIONARY},
+      {"plain_dictionary", format::Encoding::PLAIN_DICTIONARY},
+      {"rle", format::Encoding::RLE},
+      {"delta_binary_packed", format::Encoding::DELTA_BINARY_PACKED},
+      {"delta_length_byte_array", format::Encoding::DELTA_LENGTH_BYTE_ARRAY},
+      {"delta_byte_array", format::Encoding::DELTA_BYTE_ARRAY},
+      {"byte_stream_split", format::Encoding::BYTE_STREAM_SPLIT},
+  };
+  std::string lower;
+  for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto& [n, e] : kNames)
+    if (lower == n) return e;
+  throw Error("unknown encoding '" + name +
+                  "' (plain, dictionary, rle, delta_binary_packed, delta_length_byte_array, delta_byte_array, "
+                  "byte_stream_split)",
+              ErrorKind::kInvalidArgument);
+}
 
 class FileWriter::Impl {
  public:

@@ -16,25 +16,12 @@ bool parse_switch(const std::string& option, const std::string& v) {
   throw UsageError("--" + option + " takes on or off, not '" + v + "'");
 }
 
-format::Encoding parse_encoding(const std::string& text) {
-  static const std::pair<const char*, format::Encoding> kNames[] = {
-      {"plain", format::Encoding::PLAIN},
-      {"dictionary", format::Encoding::RLE_DICTIONARY},
-      {"rle_dictionary", format::Encoding::RLE_DICTIONARY},
-      {"plain_dictionary", format::Encoding::PLAIN_DICTIONARY},
-      {"rle", format::Encoding::RLE},
-      {"delta_binary_packed", format::Encoding::DELTA_BINARY_PACKED},
-      {"delta_length_byte_array", format::Encoding::DELTA_LENGTH_BYTE_ARRAY},
-      {"delta_byte_array", format::Encoding::DELTA_BYTE_ARRAY},
-      {"byte_stream_split", format::Encoding::BYTE_STREAM_SPLIT},
-  };
-  std::string lower;
-  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const auto& [name, e] : kNames)
-    if (lower == name) return e;
-  throw UsageError("unknown encoding '" + text +
-                   "' (plain, dictionary, rle, delta_binary_packed, delta_length_byte_array, delta_byte_array, "
-                   "byte_stream_split)");
+format::Encoding encoding_of(const std::string& text) {
+  try {
+    return parse_encoding(text);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
 }
 
 compression::CodecChoice codec_of(const std::string& text) {
@@ -90,7 +77,7 @@ WriteOptions parse_write_options(const Args& args) {
       if (eq == std::string::npos || eq == 0)
         throw UsageError(std::string("--") + option + " takes COLUMN=ENCODING, not '" + spec + "'");
       ColumnWriteOptions& column = o.columns[spec.substr(0, eq)];
-      column.encoding = parse_encoding(spec.substr(eq + 1));
+      column.encoding = encoding_of(spec.substr(eq + 1));
       // --fallback keeps the dictionary first; --encoding uses ENC throughout.
       column.dictionary = std::string(option) == "fallback";
     }

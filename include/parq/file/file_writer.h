@@ -97,6 +97,13 @@ struct WriteOptions {
 // "parq version X.Y.Z".
 std::string default_created_by();
 
+// An encoding by the name the tool's and the Python package's options use:
+// "plain", "dictionary" (RLE_DICTIONARY), "rle_dictionary",
+// "plain_dictionary", "rle", "delta_binary_packed",
+// "delta_length_byte_array", "delta_byte_array", "byte_stream_split", in any
+// case. Throws parq::Error (invalid argument) listing the names otherwise.
+format::Encoding parse_encoding(const std::string& name);
+
 class FileWriter {
  public:
   // Writes `path` through a temporary file renamed into place by close().

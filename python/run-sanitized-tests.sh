@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The Python suite over a library built with AddressSanitizer and
+# UndefinedBehaviorSanitizer: the extension builds RelWithDebInfo with
+# PARQ_SANITIZE into its own venv (.venv-sanitize) and build tree
+# (python/build/sanitize-<tag>), and runs under the sanitizer runtimes
+# preloaded into the (uninstrumented) interpreter. Leak checking is off:
+# CPython and the peers keep memory to the end by design. The distributed
+# engines (JVM, Ray, Dask workers) run only in the release suite.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+export PARQ_VENV=${PARQ_SANITIZE_VENV:-$root/.venv-sanitize}
+export SKBUILD_BUILD_DIR="build/sanitize-{wheel_tag}"
+export SKBUILD_CMAKE_BUILD_TYPE=RelWithDebInfo
+export SKBUILD_CMAKE_DEFINE="PARQ_SANITIZE=ON"
+"$here/setup-venv.sh"
+
+cxx=${CXX:-g++}
+runtimes="$("$cxx" -print-file-name=libasan.so):$("$cxx" -print-file-name=libubsan.so)"
+cd "$root"
+LD_PRELOAD="$runtimes" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  exec "$PARQ_VENV/bin/pytest" "$here/tests" -q -rs -p no:cacheprovider \
+  --ignore-glob='*test_spark*' --ignore-glob='*test_dask*' --ignore-glob='*test_ray*' "$@"
