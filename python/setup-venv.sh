@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Creates or updates the virtual environment of the Python package: .venv at
 # the repository root (PARQ_VENV to put it elsewhere), with parq built from
-# this checkout and its test extras (pytest, pyarrow, polars, duckdb, pandas,
-# numpy). The extension builds in python/build/<wheel tag>/ without build
-# isolation, so a second run recompiles only what changed; ccache, when
+# this checkout, its test extras (pytest, pyarrow, polars, duckdb, pandas,
+# numpy) and the engines of the distributed tests (the dask, ray and spark
+# extras: dask[distributed], ray[data], pyspark 4). The extension builds in
+# python/build/<wheel tag>/ without build isolation, so a second run recompiles only what changed; ccache, when
 # present, shares objects with the other build trees of the checkout.
 # Needs python3 with venv and its headers (Debian: python3-venv, python3-dev).
 set -euo pipefail
@@ -22,5 +23,5 @@ fi
 # and the build tree instead of a fresh temporary environment each time.
 "$venv/bin/python" -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.4"
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
-"$venv/bin/python" -m pip install -q --no-build-isolation "$here[test]"
+"$venv/bin/python" -m pip install -q --no-build-isolation "$here[test,dask,ray,spark]"
 echo "parq $(cd / && "$venv/bin/python" -c "import parq; print(parq.__version__)") installed in $venv"

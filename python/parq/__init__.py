@@ -19,6 +19,10 @@ Errors are ParqError subclasses that are also the builtin exceptions one would
 expect: OSError for I/O, ValueError for corrupt files and bad arguments,
 NotImplementedError for what parq cannot do (encrypted columns), MemoryError
 for a memory limit too small.
+
+``plan_splits`` cuts files into runs of row groups for parallel reads; the
+modules parq.dask, parq.ray and parq.spark read through it in those engines
+(each imported on its own, with its engine installed).
 """
 
 from ._errors import (
@@ -46,6 +50,7 @@ from ._reader import (
     read_table,
 )
 from ._writer import ParquetWriter, write_table, writer_options
+from .splits import Split, plan_splits
 from ._filters import to_text as filter_to_text
 
 # The C++ library's version (PARQ_VERSION), which the package shares.
@@ -68,11 +73,13 @@ __all__ = [
     "RecordBatchReader",
     "RowGroupMetaData",
     "Schema",
+    "Split",
     "Statistics",
     "Table",
     "UnsupportedError",
     "filter_to_text",
     "iter_batches",
+    "plan_splits",
     "read_metadata",
     "read_schema",
     "read_table",

@@ -9,6 +9,7 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "parq/file/file_reader.h"
 #include "parq/filter/expression.h"
 #include "parq/io/input.h"
+#include "parq/plan/splits.h"
 #include "parq/schema/logical_type.h"
 
 namespace parq::python {
@@ -260,6 +262,39 @@ nb::list leaf_columns(const Schema& schema) {
   return out;
 }
 
+// The leaves a projection reads, by the reader's rule (a group's path
+// selects its subtree), so that a split's bytes are those its read fetches.
+std::vector<size_t> leaves_of(const Schema& schema, const std::vector<std::string>& paths) {
+  std::vector<size_t> leaves;
+  for (const std::string& path : paths) {
+    bool found = false;
+    for (size_t i = 0; i < schema.num_columns(); ++i) {
+      const std::string leaf = schema.column(i).dotted_path();
+      if (leaf == path || (leaf.size() > path.size() && leaf.starts_with(path) && leaf[path.size()] == '.')) {
+        leaves.push_back(i);
+        found = true;
+      }
+    }
+    if (!found) throw Error("no column '" + path + "' in the schema", ErrorKind::kInvalidArgument);
+  }
+  std::sort(leaves.begin(), leaves.end());
+  leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+  return leaves;
+}
+
+// (row_group_begin, row_group_end, rows, bytes) of each split.
+using SplitTuple = std::tuple<size_t, size_t, int64_t, int64_t>;
+
+std::vector<SplitTuple> splits_of(const FileReader& file, int64_t target_bytes,
+                                  const std::optional<std::vector<std::string>>& columns) {
+  // An empty projection reads every leaf, as plan_splits counts it.
+  const std::vector<size_t> leaves = columns ? leaves_of(file.schema(), *columns) : std::vector<size_t>{};
+  std::vector<SplitTuple> out;
+  for (const Split& s : plan_splits(file.metadata(), target_bytes, leaves))
+    out.emplace_back(s.row_group_begin, s.row_group_end, s.rows, s.bytes);
+  return out;
+}
+
 class PyFile {
  public:
   explicit PyFile(std::shared_ptr<const FileReader> file) : file_(std::move(file)) {}
@@ -346,6 +381,14 @@ void register_reading(nb::module_& m) {
           },
           nb::arg("columns").none(), nb::arg("filter").none(), nb::arg("row_groups").none(), nb::arg("threads"),
           nb::arg("batch_rows"), nb::arg("memory_limit"), nb::arg("verify_crc"), "Reads into a Table.")
+      .def(
+          "plan_splits",
+          [](const PyFile& f, int64_t target_bytes, std::optional<std::vector<std::string>> columns) {
+            return splits_of(f.file(), target_bytes, columns);
+          },
+          nb::arg("target_bytes"), nb::arg("columns").none() = nb::none(),
+          "Runs of whole row groups of about target_bytes compressed bytes each (of the columns' chunks): "
+          "(row_group_begin, row_group_end, rows, bytes) tuples.")
       .def("close", &PyFile::close, "Releases the file; reads in progress keep it open until they end.")
       .def_prop_ro("closed", &PyFile::closed, "Whether close() was called.");
 

@@ -120,3 +120,44 @@ def _comparable(got, expected):
             type=pa.list_(got.type.key_type),
         )
     return got, expected
+
+
+@pytest.fixture(scope="session")
+def dist_dataset(tmp_path_factory) -> Path:
+    """The distributed-engine tests' dataset (dist_data.py): a directory of files."""
+    from dist_data import write_dataset
+
+    directory = tmp_path_factory.mktemp("dist") / "lineitem"
+    write_dataset(directory)
+    return directory
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local Spark session (two cores) for every Spark test, with the parq data
+    source registered. The session zone is not UTC on purpose: instants must not
+    depend on it. Old dates and timestamps are written proleptic (CORRECTED), as
+    Spark reads them back; test_spark_interop.py covers the LEGACY mode apart."""
+    from pyspark.sql import SparkSession
+
+    from parq.spark import ParqDataSource
+
+    # Python workers run this interpreter, which has parq installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("parq-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", "1g")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.session.timeZone", "America/Los_Angeles")
+        .config("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED")
+        .config("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    session.dataSource.register(ParqDataSource)
+    yield session
+    session.stop()
