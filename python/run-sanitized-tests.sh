@@ -13,7 +13,7 @@ root=$(cd "$here/.." && pwd)
 export PARQ_VENV=${PARQ_SANITIZE_VENV:-$root/.venv-sanitize}
 export SKBUILD_BUILD_DIR="build/sanitize-{wheel_tag}"
 export SKBUILD_CMAKE_BUILD_TYPE=RelWithDebInfo
-export SKBUILD_CMAKE_DEFINE="PARQ_SANITIZE=ON"
+export SKBUILD_CMAKE_DEFINE="PARQ_SANITIZE=ON" PARQ_SANITIZED_BUILD=1
 "$here/setup-venv.sh"
 
 cxx=${CXX:-g++}
