@@ -27,15 +27,17 @@ enum class ErrorKind : uint8_t {
   kLimit,            // a limit the caller set (ReadOptions::memory_limit) is too small for the data
 };
 
+// "corrupt", "invalid_argument", "io", "unsupported", "limit": the names the
+// Python package gives its exceptions' `kind`.
 const char* to_string(ErrorKind kind);
 
 // Where an error happened; a field left at its default is unknown.
 struct ErrorLocation {
   std::string file;
   int64_t row_group = -1;
-  std::string column;  // the dotted path of a leaf or group
-  int64_t page = -1;   // the page's ordinal in its column chunk
-  int64_t offset = -1; // a byte offset in the file
+  std::string column;   // the dotted path of a leaf or group
+  int64_t page = -1;    // the page's ordinal in its column chunk
+  int64_t offset = -1;  // a byte offset in the file
 
   bool empty() const { return file.empty() && row_group < 0 && column.empty() && page < 0 && offset < 0; }
   // "file: column c, row group r, page p (offset o)", the known parts only.

@@ -114,13 +114,3 @@ def _from_parq(
     exc.page = page
     exc.offset = offset
     return exc
-
-
-def _not_found(path: str, cause: BaseException) -> ParqFileNotFoundError:
-    """A FileNotFoundError for a path the library failed to open."""
-    exc = ParqFileNotFoundError(errno.ENOENT, str(cause))
-    exc.filename = path
-    exc.kind = "io"
-    exc.detail = getattr(cause, "detail", str(cause))
-    exc.file = path
-    return exc

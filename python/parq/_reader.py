@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _filters
-from ._errors import InvalidArgumentError, ParqFileNotFoundError, ParqIOError, _not_found
+from ._errors import InvalidArgumentError
 from ._parq import RecordBatchReader, Schema, Table, _File
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, Any]
@@ -32,13 +32,9 @@ def _threads(threads: Optional[int], use_threads: Optional[bool]) -> int:
 
 def _open(source: Source) -> _File:
     if isinstance(source, (str, os.PathLike)):
-        path = os.fsdecode(os.fspath(source))
-        try:
-            return _File.open_path(path)
-        except ParqIOError as e:
-            if not isinstance(e, ParqFileNotFoundError) and not os.path.lexists(path):
-                raise _not_found(path, e) from e
-            raise
+        # A missing file comes back as ParqFileNotFoundError: the library
+        # names the path in the error's location (_errors._from_parq).
+        return _File.open_path(os.fsdecode(os.fspath(source)))
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _File.open_bytes(bytes(source))
     if hasattr(source, "read"):

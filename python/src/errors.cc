@@ -11,22 +11,6 @@
 namespace parq::python {
 namespace {
 
-const char* kind_name(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kCorrupt:
-      return "corrupt";
-    case ErrorKind::kInvalidArgument:
-      return "invalid_argument";
-    case ErrorKind::kIo:
-      return "io";
-    case ErrorKind::kUnsupported:
-      return "unsupported";
-    case ErrorKind::kLimit:
-      return "limit";
-  }
-  return "corrupt";
-}
-
 nb::object optional_int(int64_t v) { return v < 0 ? nb::none() : nb::object(nb::int_(v)); }
 nb::object optional_str(const std::string& s) {
   return s.empty() ? nb::none() : nb::object(nb::str(s.data(), s.size()));
@@ -38,7 +22,7 @@ void raise(const Error& e) {
   try {
     nb::object make = nb::module_::import_("parq._errors").attr("_from_parq");
     nb::object exc =
-        make(kind_name(e.kind()), nb::str(message.data(), message.size()),
+        make(to_string(e.kind()), nb::str(message.data(), message.size()),
              nb::str(e.detail().data(), e.detail().size()), optional_str(where.file), optional_int(where.row_group),
              optional_str(where.column), optional_int(where.page), optional_int(where.offset));
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());

@@ -51,13 +51,21 @@ uint64_t max_expansion(format::CompressionCodec codec, uint64_t stored) {
 
 }  // namespace
 
+ErrorLocation chunk_location(const std::string& file_name, const format::FileMetaData& file, size_t row_group,
+                             size_t column) {
+  const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
+  std::string path;
+  if (chunk.meta_data)
+    for (const std::string& part : chunk.meta_data->path_in_schema) path += (path.empty() ? "" : ".") + part;
+  if (path.empty()) path = "#" + std::to_string(column);
+  return {.file = file_name, .row_group = static_cast<int64_t>(row_group), .column = path};
+}
+
 ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_t column, uint64_t file_size) {
   const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
-  // The caller knows the column's name and the file; it adds them.
-  const ErrorLocation where{.row_group = static_cast<int64_t>(row_group)};
-  const std::string chunk_name = "column chunk " + std::to_string(column);
-  if (!chunk.meta_data)
-    throw Error(ErrorKind::kUnsupported, where, chunk_name + ": column metadata is encrypted (a key is needed)");
+  // The caller knows the file; it adds it.
+  const ErrorLocation where = chunk_location("", file, row_group, column);
+  if (!chunk.meta_data) throw Error(ErrorKind::kUnsupported, where, "column metadata is encrypted (a key is needed)");
   const format::ColumnMetaData& md = *chunk.meta_data;
   // A data page offset inside the leading magic is a writer's placeholder
   // (column_chunk_key_value_metadata.parquet has 0 there).
@@ -65,12 +73,12 @@ ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_
   const int64_t dict = md.dictionary_page_offset.value_or(0);
   if (dict > 0 && (dict < start || start < 4)) start = dict;
   if (start < 0 || md.total_compressed_size < 0)
-    throw Error(ErrorKind::kCorrupt, where, chunk_name + ": negative offset or size in the column metadata");
+    throw Error(ErrorKind::kCorrupt, where, "negative offset or size in the column metadata");
   uint64_t offset = static_cast<uint64_t>(start);
   uint64_t length = static_cast<uint64_t>(md.total_compressed_size);
   if (offset > file_size || length > file_size - offset)
     throw Error(ErrorKind::kCorrupt, where,
-                chunk_name + " [" + std::to_string(offset) + ", +" + std::to_string(length) +
+                "column chunk [" + std::to_string(offset) + ", +" + std::to_string(length) +
                     ") reaches past the end of the file (" + std::to_string(file_size) + " bytes)");
   if (written_before_parquet_816_fix(file)) length += std::min(kParquet816Padding, file_size - (offset + length));
   return {offset, length};
@@ -118,7 +126,6 @@ PageReader::PageReader(ChunkBytes bytes, const std::string& input_name, const fo
 
 void PageReader::init(const std::string& input_name, const format::FileMetaData& file, size_t row_group, size_t column,
                       const std::string& column_name) {
-  name_ = input_name;
   location_ = {.file = input_name, .row_group = static_cast<int64_t>(row_group), .column = column_name};
   const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
   if (chunk.crypto_metadata || !chunk.meta_data)

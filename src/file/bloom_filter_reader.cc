@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "parq/column/page_reader.h"
 #include "parq/error.h"
 #include "parq/format/metadata_codec.h"
 
@@ -12,14 +13,6 @@ namespace {
 
 // Headers are a few bytes; this leaves room for fields a newer writer adds.
 constexpr uint64_t kMaxHeaderBytes = 4096;
-
-ErrorLocation chunk_where(const std::string& name, const format::ColumnChunk& chunk, size_t row_group, size_t column) {
-  std::string path;
-  if (chunk.meta_data)
-    for (const std::string& part : chunk.meta_data->path_in_schema) path += (path.empty() ? "" : ".") + part;
-  if (path.empty()) path = "#" + std::to_string(column);
-  return {.file = name, .row_group = static_cast<int64_t>(row_group), .column = path};
-}
 
 [[noreturn]] void fail(const ErrorLocation& where, const std::string& what, ErrorKind kind = ErrorKind::kCorrupt) {
   throw Error(kind, where, "bloom filter: " + what);
@@ -39,7 +32,7 @@ std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const
                 "column " + std::to_string(column) + " out of range (the row group has " +
                     std::to_string(columns.size()) + ")");
   const format::ColumnChunk& chunk = columns[column];
-  const ErrorLocation where = chunk_where(input.name(), chunk, row_group, column);
+  const ErrorLocation where = chunk_location(input.name(), file, row_group, column);
   if (!chunk.meta_data) {
     if (chunk.crypto_metadata) fail(where, "the column is encrypted: a key is needed", ErrorKind::kUnsupported);
     fail(where, "the column chunk has no metadata");

@@ -17,51 +17,36 @@ using format::ColumnIndex;
 using format::FileMetaData;
 using format::OffsetIndex;
 
-// "FILE: column a.b, row group 2", as PageReader words it. The column is
-// named by its metadata path, so that no schema is needed.
-std::string chunk_where(std::string_view where, const FileMetaData& file, size_t row_group, size_t column) {
-  std::string name;
-  const ColumnChunk& chunk = file.row_groups[row_group].columns[column];
-  if (chunk.meta_data && !chunk.meta_data->path_in_schema.empty()) {
-    for (const std::string& part : chunk.meta_data->path_in_schema) {
-      if (!name.empty()) name += '.';
-      name += part;
-    }
-  } else {
-    name = "#" + std::to_string(column);
-  }
-  return std::string(where) + ": column " + name + ", row group " + std::to_string(row_group);
-}
-
 const ColumnChunk& chunk_at(const FileMetaData& file, size_t row_group, size_t column, std::string_view where) {
   if (row_group >= file.row_groups.size())
-    throw Error(std::string(where) + ": row group " + std::to_string(row_group) + " out of range (the file has " +
-                    std::to_string(file.row_groups.size()) + ")",
-                ErrorKind::kInvalidArgument);
+    throw Error(ErrorKind::kInvalidArgument, {.file = std::string(where)},
+                "row group " + std::to_string(row_group) + " out of range (the file has " +
+                    std::to_string(file.row_groups.size()) + ")");
   const auto& columns = file.row_groups[row_group].columns;
   if (column >= columns.size())
-    throw Error(std::string(where) + ": column " + std::to_string(column) + " out of range (row group " +
-                    std::to_string(row_group) + " has " + std::to_string(columns.size()) + ")",
-                ErrorKind::kInvalidArgument);
+    throw Error(ErrorKind::kInvalidArgument, {.file = std::string(where), .row_group = static_cast<int64_t>(row_group)},
+                "column " + std::to_string(column) + " out of range (the row group has " +
+                    std::to_string(columns.size()) + ")");
   return columns[column];
 }
 
 std::optional<FileRange> index_range(const std::optional<int64_t>& offset, const std::optional<int32_t>& length,
-                                     uint64_t file_size, const char* what, const std::string& where) {
+                                     uint64_t file_size, const std::string& what, const ErrorLocation& where) {
   if (!offset && !length) return std::nullopt;
-  if (!offset || !length) throw Error(where + ": " + what + " has an offset or a length but not both");
+  if (!offset || !length) throw Error(ErrorKind::kCorrupt, where, what + " has an offset or a length but not both");
   if (*offset < 0 || *length <= 0)
-    throw Error(where + ": " + what + " at offset " + std::to_string(*offset) + " with length " +
-                std::to_string(*length));
+    throw Error(ErrorKind::kCorrupt, where,
+                what + " at offset " + std::to_string(*offset) + " with length " + std::to_string(*length));
   FileRange r{static_cast<uint64_t>(*offset), static_cast<uint64_t>(*length)};
   if (r.offset > file_size || r.length > file_size - r.offset)
-    throw Error(where + ": " + what + " [" + std::to_string(r.offset) + ", +" + std::to_string(r.length) +
-                ") reaches past the end of the file (" + std::to_string(file_size) + " bytes)");
+    throw Error(ErrorKind::kCorrupt, where,
+                what + " [" + std::to_string(r.offset) + ", +" + std::to_string(r.length) +
+                    ") reaches past the end of the file (" + std::to_string(file_size) + " bytes)");
   return r;
 }
 
-void check_column_index(const ColumnIndex& index, const format::ColumnMetaData& md, const std::string& where) {
-  auto fail = [&](const std::string& what) { throw Error(where + ": column index: " + what); };
+void check_column_index(const ColumnIndex& index, const format::ColumnMetaData& md, const ErrorLocation& where) {
+  auto fail = [&](const std::string& what) { throw Error(ErrorKind::kCorrupt, where, "column index: " + what); };
   const size_t pages = index.null_pages.size();
   auto same_count = [&](size_t n, const char* field) {
     if (n != pages)
@@ -100,8 +85,8 @@ void check_column_index(const ColumnIndex& index, const format::ColumnMetaData& 
   }
 }
 
-void check_offset_index(const OffsetIndex& index, ChunkRange chunk, int64_t num_rows, const std::string& where) {
-  auto fail = [&](const std::string& what) { throw Error(where + ": offset index: " + what); };
+void check_offset_index(const OffsetIndex& index, ChunkRange chunk, int64_t num_rows, const ErrorLocation& where) {
+  auto fail = [&](const std::string& what) { throw Error(ErrorKind::kCorrupt, where, "offset index: " + what); };
   const auto& pages = index.page_locations;
   if (pages.empty() && num_rows > 0) fail("no pages for the row group's " + std::to_string(num_rows) + " rows");
   if (index.unencoded_byte_array_data_bytes && index.unencoded_byte_array_data_bytes->size() != pages.size())
@@ -135,22 +120,23 @@ void check_offset_index(const OffsetIndex& index, ChunkRange chunk, int64_t num_
 // Checks that `range` lies inside `bytes` (the file's bytes from
 // `bytes_offset` on) and returns its part of them.
 std::span<const uint8_t> part_of(std::span<const uint8_t> bytes, uint64_t bytes_offset, FileRange range,
-                                 const char* what, const std::string& where) {
+                                 const char* what, const ErrorLocation& where) {
   if (range.offset < bytes_offset || range.offset - bytes_offset > bytes.size() ||
       range.length > bytes.size() - (range.offset - bytes_offset))
-    throw Error(where + ": " + what + " [" + std::to_string(range.offset) + ", +" + std::to_string(range.length) +
-                ") is not inside the bytes given [" + std::to_string(bytes_offset) + ", +" +
-                std::to_string(bytes.size()) + ")");
+    throw Error(ErrorKind::kCorrupt, where,
+                std::string(what) + " [" + std::to_string(range.offset) + ", +" + std::to_string(range.length) +
+                    ") is not inside the bytes given [" + std::to_string(bytes_offset) + ", +" +
+                    std::to_string(bytes.size()) + ")");
   return bytes.subspan(static_cast<size_t>(range.offset - bytes_offset), static_cast<size_t>(range.length));
 }
 
 template <class T>
-T decode_index(std::span<const uint8_t> bytes, uint64_t file_offset, const char* what, const std::string& where) {
+T decode_index(std::span<const uint8_t> bytes, uint64_t file_offset, const char* what, const ErrorLocation& where) {
   T index;
   try {
     format::decode_thrift(bytes.data(), bytes.size(), index, file_offset);
   } catch (const Error& e) {
-    throw Error(where + ": " + what + " does not decode: " + e.what());
+    throw e.with_context(std::string(what) + " does not decode").within(where);
   }
   return index;
 }
@@ -162,14 +148,14 @@ std::optional<PageIndex> decode_chunk_indexes(const FileMetaData& file, size_t r
                                               uint64_t file_size, std::string_view where, Fetch&& fetch) {
   const PageIndexRanges ranges = page_index_ranges(file, row_group, column, file_size, where);
   if (!ranges.column_index && !ranges.offset_index) return std::nullopt;
-  const std::string at = chunk_where(where, file, row_group, column);
+  const ErrorLocation at = chunk_location(std::string(where), file, row_group, column);
   const format::RowGroup& rg = file.row_groups[row_group];
-  if (rg.num_rows < 0) throw Error(at + ": negative row count " + std::to_string(rg.num_rows));
+  if (rg.num_rows < 0) throw Error(ErrorKind::kCorrupt, at, "negative row count " + std::to_string(rg.num_rows));
   ChunkRange chunk;
   try {
     chunk = chunk_range(file, row_group, column, file_size);
   } catch (const Error& e) {
-    throw Error(e.kind(), {}, at + ": " + e.detail());
+    throw e.within(at);
   }
   PageIndex index;
   index.row_group_rows = rg.num_rows;
@@ -185,8 +171,9 @@ std::optional<PageIndex> decode_chunk_indexes(const FileMetaData& file, size_t r
   }
   if (index.column_index && index.offset_index &&
       index.column_index->null_pages.size() != index.offset_index->page_locations.size())
-    throw Error(at + ": the column index has " + std::to_string(index.column_index->null_pages.size()) +
-                " pages, the offset index " + std::to_string(index.offset_index->page_locations.size()));
+    throw Error(ErrorKind::kCorrupt, at,
+                "the column index has " + std::to_string(index.column_index->null_pages.size()) +
+                    " pages, the offset index " + std::to_string(index.offset_index->page_locations.size()));
   return index;
 }
 
@@ -195,14 +182,14 @@ std::optional<PageIndex> decode_chunk_indexes(const FileMetaData& file, size_t r
 PageIndexRanges page_index_ranges(const FileMetaData& file, size_t row_group, size_t column, uint64_t file_size,
                                   std::string_view where) {
   const ColumnChunk& chunk = chunk_at(file, row_group, column, where);
-  const std::string at = chunk_where(where, file, row_group, column);
+  const ErrorLocation at = chunk_location(std::string(where), file, row_group, column);
   PageIndexRanges ranges;
   ranges.column_index =
       index_range(chunk.column_index_offset, chunk.column_index_length, file_size, "column index", at);
   ranges.offset_index =
       index_range(chunk.offset_index_offset, chunk.offset_index_length, file_size, "offset index", at);
   if ((ranges.column_index || ranges.offset_index) && chunk.crypto_metadata)
-    throw Error(at + ": the page index is encrypted: a key is needed", ErrorKind::kUnsupported);
+    throw Error(ErrorKind::kUnsupported, at, "the page index is encrypted: a key is needed");
   return ranges;
 }
 
@@ -225,9 +212,9 @@ std::optional<FileRange> row_group_page_index_range(const FileMetaData& file, si
     cover(r.offset_index);
   };
   if (row_group >= file.row_groups.size())
-    throw Error(std::string(where) + ": row group " + std::to_string(row_group) + " out of range (the file has " +
-                    std::to_string(file.row_groups.size()) + ")",
-                ErrorKind::kInvalidArgument);
+    throw Error(ErrorKind::kInvalidArgument, {.file = std::string(where)},
+                "row group " + std::to_string(row_group) + " out of range (the file has " +
+                    std::to_string(file.row_groups.size()) + ")");
   if (columns.empty()) {
     for (size_t c = 0; c < file.row_groups[row_group].columns.size(); ++c) add(c);
   } else {
@@ -255,9 +242,10 @@ RowRange PageIndex::page_rows(size_t page) const {
 std::optional<PageIndex> decode_page_index(std::span<const uint8_t> bytes, uint64_t bytes_offset,
                                            const FileMetaData& file, size_t row_group, size_t column,
                                            uint64_t file_size, std::string_view where) {
-  return decode_chunk_indexes(
-      file, row_group, column, file_size, where,
-      [&](FileRange r, const char* what, const std::string& at) { return part_of(bytes, bytes_offset, r, what, at); });
+  return decode_chunk_indexes(file, row_group, column, file_size, where,
+                              [&](FileRange r, const char* what, const ErrorLocation& at) {
+                                return part_of(bytes, bytes_offset, r, what, at);
+                              });
 }
 
 std::optional<PageIndex> read_page_index(const FileReader& file, size_t row_group, size_t column) {
@@ -266,7 +254,7 @@ std::optional<PageIndex> read_page_index(const FileReader& file, size_t row_grou
   io::RandomAccessInput& input = file.input();
   io::ByteRange held;
   return decode_chunk_indexes(file.metadata(), row_group, column, input.size(), file.name(),
-                              [&](FileRange r, const char*, const std::string&) {
+                              [&](FileRange r, const char*, const ErrorLocation&) {
                                 held = io::ByteRange::read(input, r.offset, static_cast<size_t>(r.length));
                                 return held.span();
                               });

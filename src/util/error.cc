@@ -7,9 +7,9 @@ const char* to_string(ErrorKind kind) {
     case ErrorKind::kCorrupt:
       return "corrupt";
     case ErrorKind::kInvalidArgument:
-      return "invalid argument";
+      return "invalid_argument";
     case ErrorKind::kIo:
-      return "i/o";
+      return "io";
     case ErrorKind::kUnsupported:
       return "unsupported";
     case ErrorKind::kLimit:

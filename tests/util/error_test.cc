@@ -13,6 +13,7 @@
 #include "parq/file/batch_reader.h"
 #include "parq/file/file_reader.h"
 #include "parq/file/file_writer.h"
+#include "parq/file/page_index.h"
 #include "parq/filter/expression.h"
 #include "parq/io/input.h"
 #include "parq/schema/field.h"
@@ -53,6 +54,8 @@ TEST(Error, WhatIsTheLocationThenTheDetail) {
   EXPECT_STREQ(Error("a message").what(), "a message");
   EXPECT_EQ(Error("a message").kind(), ErrorKind::kCorrupt);
   EXPECT_EQ(Error("m", ErrorKind::kLimit).kind(), ErrorKind::kLimit);
+  EXPECT_STREQ(to_string(ErrorKind::kInvalidArgument), "invalid_argument");
+  EXPECT_STREQ(to_string(ErrorKind::kIo), "io");
 }
 
 TEST(Error, WithinFillsOnlyWhatIsUnknownAndKeepsTheKind) {
@@ -160,6 +163,22 @@ TEST(ErrorKinds, AnEncryptedFileOrColumnIsUnsupported) {
     EXPECT_EQ(e.location().column, file->schema().column(c).dotted_path()) << e.what();
   }
   EXPECT_GT(encrypted, 0);
+}
+
+TEST(ErrorKinds, AnEncryptedPageIndexIsUnsupportedAndNamesItsChunk) {
+  auto file = FileReader::open((corpus_dir() / "data" / "encrypt_columns_plaintext_footer.parquet.encrypted").string());
+  int refused = 0;
+  for (size_t c = 0; c < file->schema().num_columns(); ++c) {
+    const auto& chunk = file->metadata().row_groups[0].columns[c];
+    if (!chunk.crypto_metadata || !chunk.column_index_offset) continue;
+    ++refused;
+    Error e = caught([&] { read_page_index(*file, 0, c); });
+    EXPECT_EQ(e.kind(), ErrorKind::kUnsupported) << e.what();
+    EXPECT_EQ(e.location().file, file->name());
+    EXPECT_EQ(e.location().row_group, 0);
+    EXPECT_EQ(e.location().column, file->schema().column(c).dotted_path()) << e.what();
+  }
+  EXPECT_GT(refused, 0);
 }
 
 TEST(ErrorKinds, AMemoryLimitTooSmallIsALimit) {

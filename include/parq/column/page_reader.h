@@ -56,6 +56,12 @@ struct ChunkRange {
 };
 ChunkRange chunk_range(const format::FileMetaData& file, size_t row_group, size_t column, uint64_t file_size);
 
+// Where a column chunk is, for errors about it: the file's name (may be
+// empty, for the caller to add), the row group and the column named by its
+// metadata path ("#3" where the chunk has none), so that no schema is needed.
+ErrorLocation chunk_location(const std::string& file_name, const format::FileMetaData& file, size_t row_group,
+                             size_t column);
+
 // A column chunk's bytes as the fetch stage got them: the whole chunk in one
 // segment, or the dictionary page and the data pages a row selection needs
 // (found through the offset index), each segment a run of whole pages.
@@ -150,7 +156,7 @@ class PageReader {
 
   const format::ColumnMetaData& metadata() const { return *metadata_; }
   // The input's name, which starts every error message.
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return location_.file; }
 
  private:
   bool values_complete() const;
@@ -170,7 +176,6 @@ class PageReader {
   std::array<std::shared_ptr<Buffer>, 2> page_buffers_;
   std::shared_ptr<const void> page_owner_;
   ErrorLocation location_;
-  std::string name_;
   PageReaderOptions options_;
 };
 
