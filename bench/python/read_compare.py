@@ -55,7 +55,10 @@ def pyarrow_read(path: str, threads: int) -> pa.Table:
 
 
 def duckdb_read(con: duckdb.DuckDBPyConnection, path: str) -> pa.Table:
-    return con.sql(f"SELECT * FROM read_parquet('{path}')").arrow()
+    # .arrow() is a lazy RecordBatchReader in DuckDB 1.4 and later: only a
+    # materialized table reads the file.
+    table = con.sql(f"SELECT * FROM read_parquet('{path}')").fetch_arrow_table()
+    return table
 
 
 POLARS_CHILD = """

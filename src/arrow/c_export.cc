@@ -319,7 +319,13 @@ int64_t count_nulls(const Buffer& validity, int64_t length) {
   const uint8_t* bits = validity.data();
   int64_t set = 0;
   int64_t whole = length / 8;
-  for (int64_t i = 0; i < whole; ++i) set += std::popcount(bits[i]);
+  int64_t i = 0;
+  for (; i + 8 <= whole; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, bits + i, sizeof word);
+    set += std::popcount(word);
+  }
+  for (; i < whole; ++i) set += std::popcount(bits[i]);
   if (int rest = static_cast<int>(length % 8))
     set += std::popcount(static_cast<uint8_t>(bits[whole] & ((1u << rest) - 1)));
   return length - set;
@@ -337,9 +343,26 @@ Buffer narrow(const Array& a) {
   return out;
 }
 
-void store_decimal(uint8_t* out, int64_t v, int width) {
-  std::memcpy(out, &v, sizeof v);
-  std::memset(out + sizeof v, v < 0 ? 0xFF : 0x00, width - sizeof v);
+// Unscaled INT32/INT64 values sign-extended into little-endian words of
+// `Words` 64-bit words each: a loop the compiler vectorizes, with no
+// per-value call.
+template <class T, int Words>
+void widen_decimals(const T* in, int64_t n, uint8_t* out) {
+  auto* o = reinterpret_cast<uint64_t*>(out);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = in[i];
+    o[i * Words] = static_cast<uint64_t>(v);
+    for (int w = 1; w < Words; ++w) o[i * Words + w] = static_cast<uint64_t>(v >> 63);
+  }
+}
+
+template <class T>
+void widen_decimals(const T* in, int64_t n, uint8_t* out, int width) {
+  if (width == 16) {
+    widen_decimals<T, 2>(in, n, out);
+  } else {
+    widen_decimals<T, 4>(in, n, out);
+  }
 }
 
 // Big-endian two's complement of any length -> `width` bytes little endian.
@@ -358,33 +381,31 @@ bool store_big_endian(uint8_t* out, const uint8_t* in, size_t n, int width) {
 Buffer convert_decimal(const Array& a, int width) {
   Buffer out(static_cast<size_t>(a.length) * width);
   uint8_t* o = out.data();
+  if (a.type.physical == Type::INT32) {
+    widen_decimals(a.values.data_as<int32_t>(), a.length, o, width);
+    return out;
+  }
+  if (a.type.physical == Type::INT64) {
+    widen_decimals(a.values.data_as<int64_t>(), a.length, o, width);
+    return out;
+  }
   for (int64_t i = 0; i < a.length; ++i, o += width) {
-    switch (a.type.physical) {
-      case Type::INT32:
-        store_decimal(o, a.values.data_as<int32_t>()[i], width);
-        break;
-      case Type::INT64:
-        store_decimal(o, a.values.data_as<int64_t>()[i], width);
-        break;
-      default: {
-        // Null slots may hold anything in a fixed-width column; they export as 0.
-        if (!a.is_valid(i)) {
-          std::memset(o, 0, width);
-          break;
-        }
-        const uint8_t* in;
-        size_t n;
-        if (a.type.physical == Type::BYTE_ARRAY) {
-          in = a.values.data() + a.offsets_data()[i];
-          n = static_cast<size_t>(a.offsets_data()[i + 1] - a.offsets_data()[i]);
-        } else {
-          n = static_cast<size_t>(a.type.type_length);
-          in = a.values.data() + i * n;
-        }
-        if (!store_big_endian(o, in, n, width))
-          fail(a, "decimal value too wide for its precision at slot " + std::to_string(i));
-      }
+    // Null slots may hold anything in a fixed-width column; they export as 0.
+    if (!a.is_valid(i)) {
+      std::memset(o, 0, width);
+      continue;
     }
+    const uint8_t* in;
+    size_t n;
+    if (a.type.physical == Type::BYTE_ARRAY) {
+      in = a.values.data() + a.offsets_data()[i];
+      n = static_cast<size_t>(a.offsets_data()[i + 1] - a.offsets_data()[i]);
+    } else {
+      n = static_cast<size_t>(a.type.type_length);
+      in = a.values.data() + i * n;
+    }
+    if (!store_big_endian(o, in, n, width))
+      fail(a, "decimal value too wide for its precision at slot " + std::to_string(i));
   }
   return out;
 }

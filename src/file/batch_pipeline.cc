@@ -73,7 +73,14 @@ BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_
   resident_ = input.view(0, 0).data() != nullptr;
   if (config_.threads > 1) {
     pool_ = std::make_unique<ThreadPool>(config_.threads);
-    max_window_ = 2 * static_cast<size_t>(config_.threads);
+    const size_t threads = static_cast<size_t>(config_.threads);
+    max_window_ = 2 * threads;
+    // A file of few columns gives few lanes per batch, and a lane waits for
+    // its leaf's earlier lanes (a chunk's first batch decompresses its
+    // page): more batches in the window keep the threads fed. The memory
+    // budget still bounds what they hold.
+    const size_t leaves = std::max<size_t>(1, config_.leaves.size());
+    max_window_ = std::max(max_window_, std::min(8 * threads, (8 * threads + leaves - 1) / leaves));
     // Pairs of lanes decompress faster together on one thread, but with
     // few columns they leave too few tasks for the threads.
     if (config_.leaves.size() < 4 * static_cast<size_t>(config_.threads)) max_pair_ = 1;
