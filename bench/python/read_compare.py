@@ -57,8 +57,8 @@ def pyarrow_read(path: str, threads: int) -> pa.Table:
 def duckdb_read(con: duckdb.DuckDBPyConnection, path: str) -> pa.Table:
     # .arrow() is a lazy RecordBatchReader in DuckDB 1.4 and later: only a
     # materialized table reads the file.
-    table = con.sql(f"SELECT * FROM read_parquet('{path}')").fetch_arrow_table()
-    return table
+    rel = con.sql(f"SELECT * FROM read_parquet('{path}')")
+    return rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.fetch_arrow_table()
 
 
 POLARS_CHILD = """

@@ -1175,5 +1175,22 @@ TEST(ArrowExportArray, ViewsExportInPlaceAndKeepTheirPageAlive) {
   EXPECT_TRUE(watch.expired());
 }
 
+// Null counts come from the bitmap a word at a time; lengths around word
+// and byte edges, with nulls in the first, middle and last bytes.
+TEST(ArrowExportBatch, NullCountAtWordAndByteEdges) {
+  for (int64_t n : {1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200, 517}) {
+    std::vector<std::optional<int32_t>> values;
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const bool null = i % 7 == 3 || i == n - 1;
+      nulls += null;
+      values.push_back(null ? std::nullopt : std::optional<int32_t>(static_cast<int32_t>(i)));
+    }
+    Exported e;
+    export_checked(batch_of(fixed<int32_t>("v", vt(Type::INT32), values)), e);
+    EXPECT_EQ(e.column(0).null_count, nulls) << n;
+  }
+}
+
 }  // namespace
 }  // namespace parq
