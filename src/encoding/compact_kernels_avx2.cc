@@ -68,15 +68,19 @@ PARQ_AVX2 inline void copy_block(const void* src, void* dst) {
   for (int i = 0; i < kVectors; ++i) _mm256_storeu_si256(static_cast<__m256i*>(dst) + i, v[i]);
 }
 
-PARQ_AVX2 size_t compact1_avx2(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
-  const auto* src = static_cast<const uint8_t*>(src_v);
-  auto* dst = static_cast<uint8_t*>(dst_v);
+// The block loop every width shares: 32 elements a block, skipped when
+// none is kept, copied whole when all are, one by one when few are, and
+// otherwise compacted by `mixed`, which returns how many it wrote.
+template <class T, size_t (*mixed)(const T* src, uint32_t bits, T* dst)>
+PARQ_AVX2 inline size_t compact_blocks(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
+  const auto* src = static_cast<const T*>(src_v);
+  auto* dst = static_cast<T*>(dst_v);
   size_t w = 0, j = 0;
   for (; j + 32 <= n; j += 32) {
     const uint32_t bits = keep_mask32(keep + j);
     if (bits == 0) continue;
     if (bits == ~0u) {
-      copy_block<1>(src + j, dst + w);
+      copy_block<sizeof(T)>(src + j, dst + w);
       w += 32;
       continue;
     }
@@ -84,109 +88,71 @@ PARQ_AVX2 size_t compact1_avx2(const void* src_v, const uint8_t* keep, size_t n,
       w += copy_sparse(src + j, bits, dst + w);
       continue;
     }
-    for (int g = 0; g < 4; ++g) {
-      const uint32_t b = (bits >> (8 * g)) & 0xff;
-      uint64_t v;
-      std::memcpy(&v, src + j + 8 * g, 8);
-      const uint64_t packed = _pext_u64(v, byte_mask(b));
-      std::memcpy(dst + w, &packed, 8);
-      w += static_cast<size_t>(_mm_popcnt_u32(b));
-    }
+    w += mixed(src + j, bits, dst + w);
   }
   return w + compact_tail(src + j, keep + j, n - j, dst + w);
 }
 
-PARQ_AVX2 size_t compact2_avx2(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
-  const auto* src = static_cast<const uint16_t*>(src_v);
-  auto* dst = static_cast<uint16_t*>(dst_v);
+PARQ_AVX2 inline size_t mixed1(const uint8_t* src, uint32_t bits, uint8_t* dst) {
+  size_t w = 0;
+  for (int g = 0; g < 4; ++g) {
+    const uint32_t b = (bits >> (8 * g)) & 0xff;
+    uint64_t v;
+    std::memcpy(&v, src + 8 * g, 8);
+    const uint64_t packed = _pext_u64(v, byte_mask(b));
+    std::memcpy(dst + w, &packed, 8);
+    w += static_cast<size_t>(_mm_popcnt_u32(b));
+  }
+  return w;
+}
+
+PARQ_AVX2 inline size_t mixed2(const uint16_t* src, uint32_t bits, uint16_t* dst) {
   // Element index e becomes the byte pair (2e, 2e + 1).
   const __m128i pair_offsets = _mm_set1_epi16(0x0100);
-  size_t w = 0, j = 0;
-  for (; j + 32 <= n; j += 32) {
-    const uint32_t bits = keep_mask32(keep + j);
-    if (bits == 0) continue;
-    if (bits == ~0u) {
-      copy_block<2>(src + j, dst + w);
-      w += 32;
-      continue;
-    }
-    if (_mm_popcnt_u32(bits) <= kSparseBlock) {
-      w += copy_sparse(src + j, bits, dst + w);
-      continue;
-    }
-    for (int g = 0; g < 4; ++g) {
-      const uint32_t b = (bits >> (8 * g)) & 0xff;
-      const uint64_t order = _pext_u64(kIdentityBytes, byte_mask(b));
-      __m128i idx = _mm_cvtsi64_si128(static_cast<long long>(order));
-      idx = _mm_unpacklo_epi8(idx, idx);
-      idx = _mm_add_epi8(_mm_add_epi8(idx, idx), pair_offsets);
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + j + 8 * g));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + w), _mm_shuffle_epi8(v, idx));
-      w += static_cast<size_t>(_mm_popcnt_u32(b));
-    }
+  size_t w = 0;
+  for (int g = 0; g < 4; ++g) {
+    const uint32_t b = (bits >> (8 * g)) & 0xff;
+    const uint64_t order = _pext_u64(kIdentityBytes, byte_mask(b));
+    __m128i idx = _mm_cvtsi64_si128(static_cast<long long>(order));
+    idx = _mm_unpacklo_epi8(idx, idx);
+    idx = _mm_add_epi8(_mm_add_epi8(idx, idx), pair_offsets);
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 8 * g));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + w), _mm_shuffle_epi8(v, idx));
+    w += static_cast<size_t>(_mm_popcnt_u32(b));
   }
-  return w + compact_tail(src + j, keep + j, n - j, dst + w);
+  return w;
 }
 
-PARQ_AVX2 size_t compact4_avx2(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
-  const auto* src = static_cast<const uint32_t*>(src_v);
-  auto* dst = static_cast<uint32_t*>(dst_v);
-  size_t w = 0, j = 0;
-  for (; j + 32 <= n; j += 32) {
-    const uint32_t bits = keep_mask32(keep + j);
-    if (bits == 0) continue;
-    if (bits == ~0u) {
-      copy_block<4>(src + j, dst + w);
-      w += 32;
-      continue;
-    }
-    if (_mm_popcnt_u32(bits) <= kSparseBlock) {
-      w += copy_sparse(src + j, bits, dst + w);
-      continue;
-    }
-    for (int g = 0; g < 4; ++g) {
-      const uint32_t b = (bits >> (8 * g)) & 0xff;
-      const uint64_t order = _pext_u64(kIdentityBytes, byte_mask(b));
-      const __m256i idx = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(order)));
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j + 8 * g));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + w), _mm256_permutevar8x32_epi32(v, idx));
-      w += static_cast<size_t>(_mm_popcnt_u32(b));
-    }
+PARQ_AVX2 inline size_t mixed4(const uint32_t* src, uint32_t bits, uint32_t* dst) {
+  size_t w = 0;
+  for (int g = 0; g < 4; ++g) {
+    const uint32_t b = (bits >> (8 * g)) & 0xff;
+    const uint64_t order = _pext_u64(kIdentityBytes, byte_mask(b));
+    const __m256i idx = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(order)));
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 8 * g));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + w), _mm256_permutevar8x32_epi32(v, idx));
+    w += static_cast<size_t>(_mm_popcnt_u32(b));
   }
-  return w + compact_tail(src + j, keep + j, n - j, dst + w);
+  return w;
 }
 
-PARQ_AVX2 size_t compact8_avx2(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
-  const auto* src = static_cast<const uint64_t*>(src_v);
-  auto* dst = static_cast<uint64_t*>(dst_v);
-  size_t w = 0, j = 0;
-  for (; j + 32 <= n; j += 32) {
-    const uint32_t bits = keep_mask32(keep + j);
-    if (bits == 0) continue;
-    if (bits == ~0u) {
-      copy_block<8>(src + j, dst + w);
-      w += 32;
-      continue;
-    }
-    if (_mm_popcnt_u32(bits) <= kSparseBlock) {
-      w += copy_sparse(src + j, bits, dst + w);
-      continue;
-    }
-    for (int g = 0; g < 8; ++g) {
-      const uint32_t b = (bits >> (4 * g)) & 0xf;
-      const __m256i idx = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPairOrder[b].lanes));
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j + 4 * g));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + w), _mm256_permutevar8x32_epi32(v, idx));
-      w += static_cast<size_t>(_mm_popcnt_u32(b));
-    }
+PARQ_AVX2 inline size_t mixed8(const uint64_t* src, uint32_t bits, uint64_t* dst) {
+  size_t w = 0;
+  for (int g = 0; g < 8; ++g) {
+    const uint32_t b = (bits >> (4 * g)) & 0xf;
+    const __m256i idx = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPairOrder[b].lanes));
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 4 * g));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + w), _mm256_permutevar8x32_epi32(v, idx));
+    w += static_cast<size_t>(_mm_popcnt_u32(b));
   }
-  return w + compact_tail(src + j, keep + j, n - j, dst + w);
+  return w;
 }
 
 }  // namespace
 
 const CompactKernels& compact_kernels_avx2() {
-  static const CompactKernels k{{&compact1_avx2, &compact2_avx2, &compact4_avx2, &compact8_avx2}};
+  static const CompactKernels k{{&compact_blocks<uint8_t, mixed1>, &compact_blocks<uint16_t, mixed2>,
+                                 &compact_blocks<uint32_t, mixed4>, &compact_blocks<uint64_t, mixed8>}};
   return k;
 }
 

@@ -48,15 +48,19 @@ PARQ_AVX512 inline void copy_block(const void* src, void* dst) {
   for (int i = 0; i < kVectors; ++i) _mm512_storeu_si512(static_cast<__m512i*>(dst) + i, v[i]);
 }
 
-PARQ_AVX512 size_t compact1_avx512(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
-  const auto* src = static_cast<const uint8_t*>(src_v);
-  auto* dst = static_cast<uint8_t*>(dst_v);
+// The block loop every width shares: 64 elements a block, skipped when
+// none is kept, copied whole when all are, one by one when few are, and
+// otherwise compacted by `mixed`, which returns how many it wrote.
+template <class T, size_t (*mixed)(const T* src, uint64_t bits, T* dst)>
+PARQ_AVX512 inline size_t compact_blocks(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
+  const auto* src = static_cast<const T*>(src_v);
+  auto* dst = static_cast<T*>(dst_v);
   size_t w = 0, j = 0;
   for (; j + 64 <= n; j += 64) {
     const uint64_t bits = keep_mask64(keep + j);
     if (bits == 0) continue;
     if (bits == ~uint64_t{0}) {
-      copy_block<1>(src + j, dst + w);
+      copy_block<sizeof(T)>(src + j, dst + w);
       w += 64;
       continue;
     }
@@ -64,105 +68,58 @@ PARQ_AVX512 size_t compact1_avx512(const void* src_v, const uint8_t* keep, size_
       w += copy_sparse(src + j, bits, dst + w);
       continue;
     }
-    for (int g = 0; g < 4; ++g) {
-      const auto m = static_cast<__mmask16>(bits >> (16 * g));
-      const __m512i wide = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + j + 16 * g)));
-      const __m128i packed = _mm512_cvtepi32_epi8(_mm512_maskz_compress_epi32(m, wide));
-      const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
-      _mm_mask_storeu_epi8(dst + w, static_cast<__mmask16>(low_bits(count)), packed);
-      w += count;
-    }
+    w += mixed(src + j, bits, dst + w);
   }
   return w + compact_tail(src + j, keep + j, n - j, dst + w);
 }
 
-PARQ_AVX512 size_t compact2_avx512(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
-  const auto* src = static_cast<const uint16_t*>(src_v);
-  auto* dst = static_cast<uint16_t*>(dst_v);
-  size_t w = 0, j = 0;
-  for (; j + 64 <= n; j += 64) {
-    const uint64_t bits = keep_mask64(keep + j);
-    if (bits == 0) continue;
-    if (bits == ~uint64_t{0}) {
-      copy_block<2>(src + j, dst + w);
-      w += 64;
-      continue;
-    }
-    if (_mm_popcnt_u64(bits) <= kSparseBlock) {
-      w += copy_sparse(src + j, bits, dst + w);
-      continue;
-    }
-    for (int g = 0; g < 4; ++g) {
-      const auto m = static_cast<__mmask16>(bits >> (16 * g));
-      const __m512i wide =
-          _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j + 16 * g)));
-      const __m256i packed = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(m, wide));
-      const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
-      _mm256_mask_storeu_epi16(dst + w, static_cast<__mmask16>(low_bits(count)), packed);
-      w += count;
-    }
+// Sixteen 1-, 2- or 4-byte elements in the 32-bit lanes of a register, and
+// back: the compress works on 32-bit lanes whatever the element width.
+PARQ_AVX512 inline __m512i load16(const uint8_t* p) {
+  return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+PARQ_AVX512 inline __m512i load16(const uint16_t* p) {
+  return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+PARQ_AVX512 inline __m512i load16(const uint32_t* p) { return _mm512_loadu_si512(p); }
+PARQ_AVX512 inline void store_first(uint8_t* p, __mmask16 m, __m512i v) {
+  _mm_mask_storeu_epi8(p, m, _mm512_cvtepi32_epi8(v));
+}
+PARQ_AVX512 inline void store_first(uint16_t* p, __mmask16 m, __m512i v) {
+  _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(v));
+}
+PARQ_AVX512 inline void store_first(uint32_t* p, __mmask16 m, __m512i v) { _mm512_mask_storeu_epi32(p, m, v); }
+
+template <class T>
+PARQ_AVX512 inline size_t mixed_lanes32(const T* src, uint64_t bits, T* dst) {
+  size_t w = 0;
+  for (int g = 0; g < 4; ++g) {
+    const auto m = static_cast<__mmask16>(bits >> (16 * g));
+    const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
+    store_first(dst + w, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(m, load16(src + 16 * g)));
+    w += count;
   }
-  return w + compact_tail(src + j, keep + j, n - j, dst + w);
+  return w;
 }
 
-PARQ_AVX512 size_t compact4_avx512(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
-  const auto* src = static_cast<const uint32_t*>(src_v);
-  auto* dst = static_cast<uint32_t*>(dst_v);
-  size_t w = 0, j = 0;
-  for (; j + 64 <= n; j += 64) {
-    const uint64_t bits = keep_mask64(keep + j);
-    if (bits == 0) continue;
-    if (bits == ~uint64_t{0}) {
-      copy_block<4>(src + j, dst + w);
-      w += 64;
-      continue;
-    }
-    if (_mm_popcnt_u64(bits) <= kSparseBlock) {
-      w += copy_sparse(src + j, bits, dst + w);
-      continue;
-    }
-    for (int g = 0; g < 4; ++g) {
-      const auto m = static_cast<__mmask16>(bits >> (16 * g));
-      const __m512i v = _mm512_loadu_si512(src + j + 16 * g);
-      const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
-      _mm512_mask_storeu_epi32(dst + w, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(m, v));
-      w += count;
-    }
+PARQ_AVX512 inline size_t mixed8(const uint64_t* src, uint64_t bits, uint64_t* dst) {
+  size_t w = 0;
+  for (int g = 0; g < 8; ++g) {
+    const auto m = static_cast<__mmask8>(bits >> (8 * g));
+    const __m512i v = _mm512_loadu_si512(src + 8 * g);
+    const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
+    _mm512_mask_storeu_epi64(dst + w, static_cast<__mmask8>(low_bits(count)), _mm512_maskz_compress_epi64(m, v));
+    w += count;
   }
-  return w + compact_tail(src + j, keep + j, n - j, dst + w);
-}
-
-PARQ_AVX512 size_t compact8_avx512(const void* src_v, const uint8_t* keep, size_t n, void* dst_v) {
-  const auto* src = static_cast<const uint64_t*>(src_v);
-  auto* dst = static_cast<uint64_t*>(dst_v);
-  size_t w = 0, j = 0;
-  for (; j + 64 <= n; j += 64) {
-    const uint64_t bits = keep_mask64(keep + j);
-    if (bits == 0) continue;
-    if (bits == ~uint64_t{0}) {
-      copy_block<8>(src + j, dst + w);
-      w += 64;
-      continue;
-    }
-    if (_mm_popcnt_u64(bits) <= kSparseBlock) {
-      w += copy_sparse(src + j, bits, dst + w);
-      continue;
-    }
-    for (int g = 0; g < 8; ++g) {
-      const auto m = static_cast<__mmask8>(bits >> (8 * g));
-      const __m512i v = _mm512_loadu_si512(src + j + 8 * g);
-      const auto count = static_cast<unsigned>(_mm_popcnt_u32(m));
-      _mm512_mask_storeu_epi64(dst + w, static_cast<__mmask8>(low_bits(count)), _mm512_maskz_compress_epi64(m, v));
-      w += count;
-    }
-  }
-  return w + compact_tail(src + j, keep + j, n - j, dst + w);
+  return w;
 }
 
 }  // namespace
 
 const CompactKernels& compact_kernels_avx512() {
-  static const CompactKernels k{{&compact1_avx512, &compact2_avx512, &compact4_avx512, &compact8_avx512}};
+  static const CompactKernels k{
+      {&compact_blocks<uint8_t, mixed_lanes32<uint8_t>>, &compact_blocks<uint16_t, mixed_lanes32<uint16_t>>,
+       &compact_blocks<uint32_t, mixed_lanes32<uint32_t>>, &compact_blocks<uint64_t, mixed8>}};
   return k;
 }
 
