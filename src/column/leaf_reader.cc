@@ -46,6 +46,7 @@ void LeafReader::load_dictionary(const PageInfo& page) {
   int32_t n = page.header.dictionary_page_header->num_values;
   if (n < 0) throw Error(ErrorKind::kCorrupt, location(), "negative dictionary size " + std::to_string(n));
   auto bytes = pages_.decompress(page);
+  dictionary_bytes_ = static_cast<int64_t>(bytes.size());
   try {
     values_.set_dictionary(bytes.data(), bytes.size(), static_cast<size_t>(n));
   } catch (const Error& e) {

@@ -81,6 +81,13 @@ class LeafReader {
 
   const LeafReadCounters& counters() const { return counters_; }
 
+  // What the reader holds between reads: decompressed pages, the current
+  // page's levels and (as its page's size) the dictionary. The pipeline
+  // counts it against a read's memory limit.
+  int64_t held_bytes() const {
+    return static_cast<int64_t>(pages_.held_bytes() + page_def_.capacity() + page_rep_.capacity()) + dictionary_bytes_;
+  }
+
   const ColumnDescriptor& column() const { return column_; }
 
   // When the current page is used up: moves to the next data page and
@@ -129,6 +136,7 @@ class LeafReader {
   int64_t page_non_null_ = 0;  // entries at the maximum definition level
   bool first_entry_ = true;
   LeafReadCounters counters_;
+  int64_t dictionary_bytes_ = 0;
   int64_t row_ = 0;  // records read or skipped so far
   // page_ is the next data page, not loaded: it starts after rows a skip
   // has not reached yet (rows whose pages were not fetched).

@@ -276,6 +276,13 @@ Buffer& PageReader::page_buffer() {
   return **slot;
 }
 
+size_t PageReader::held_bytes() const {
+  size_t n = 0;
+  for (const std::shared_ptr<Buffer>& b : page_buffers_)
+    if (b != nullptr) n += b->capacity();
+  return n;
+}
+
 void PageReader::run(const PageDecompression& task) {
   try {
     codec_->decompress(task.job.in, task.job.out, task.job.out_size);

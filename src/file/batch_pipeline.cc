@@ -47,10 +47,13 @@ struct BatchPipeline::Group {
   std::vector<std::unique_ptr<LeafReader>> readers;  // per slot, once fetched
   std::vector<int64_t> row;                          // per slot: the reader's next row
   std::vector<LeafReadCounters> counted;             // per slot: already in counters_
-  int64_t owned = 0;                                 // fetched bytes held (not views)
-  size_t live = 0;                                   // batches made, not handed out
-  size_t range = 0;                                  // batch making: the range it is in
-  int64_t next_row = 0;                              // and the next row
+  std::vector<int64_t> reader_bytes;                 // per slot: what its reader held after its last lane
+  // Fetched bytes held (not views) and what the readers hold between
+  // lanes (decompressed pages, dictionaries).
+  int64_t owned = 0;
+  size_t live = 0;       // batches made, not handed out
+  size_t range = 0;      // batch making: the range it is in
+  int64_t next_row = 0;  // and the next row
   bool made_all = false;
 };
 
@@ -137,6 +140,7 @@ void BatchPipeline::make_batches() {
       fresh->readers.resize(slots);
       fresh->row.assign(slots, 0);
       fresh->counted.resize(slots);
+      fresh->reader_bytes.assign(slots, 0);
       groups_.push_back(std::move(fresh));
       ++next_group_;
       return;  // its open task comes first
@@ -366,6 +370,7 @@ void BatchPipeline::restart() {
     g->readers[s].reset();
     g->row[s] = 0;
     g->counted[s] = {};
+    g->reader_bytes[s] = 0;
   }
   g->state = Group::State::kWaiting;
   g->late = Group::Late::kWaiting;
@@ -518,6 +523,10 @@ void BatchPipeline::finish(const Task& task) {
         total.values_decoded += now.values_decoded - seen.values_decoded;
         total.values_skipped += now.values_skipped - seen.values_skipped;
         seen = now;
+        const int64_t in_reader = g.readers[s]->held_bytes();
+        g.owned += in_reader - g.reader_bytes[s];
+        held_ += in_reader - g.reader_bytes[s];
+        g.reader_bytes[s] = in_reader;
         const int64_t bytes = held_bytes(b.data.leaves[s]);
         b.bytes += bytes;
         held_ += bytes;

@@ -191,7 +191,7 @@ TEST(BatchPipeline, AMemoryLimitNarrowsTheReadAheadOrSaysItCannotFit) {
   for (int threads : {1, 3}) {
     ReadOptions o = options;
     o.threads = threads;
-    o.memory_limit = 64 * 1024;  // a row group's chunks and a batch or two
+    o.memory_limit = 128 * 1024;  // a row group's chunks, its readers' pages and a batch or two
     EXPECT_EQ(rows_of(*file, o), expected) << threads << " threads";
     o.memory_limit = 1000;  // less than any batch
     try {
@@ -204,6 +204,38 @@ TEST(BatchPipeline, AMemoryLimitNarrowsTheReadAheadOrSaysItCannotFit) {
   ReadOptions bad;
   bad.memory_limit = -1;
   EXPECT_THROW(read_batches(*file, bad), Error);
+}
+
+// The pages a reader keeps decompressed between batches count too: one
+// ZSTD page per column shrinks to a fraction of its size, so the fetched chunk
+// and a small batch fit a limit that the decompressed pages do not.
+TEST(BatchPipeline, DecompressedPagesCountAgainstTheMemoryLimit) {
+  WriteOptions w;
+  w.codec = {format::CompressionCodec::ZSTD, compression::kDefaultLevel};
+  w.dictionary = false;
+  w.page_rows = kRows;
+  w.page_bytes = int64_t{1} << 30;
+  const std::vector<uint8_t> bytes = make_file(w);
+  auto file = FileReader::open(io::buffer_input(bytes));
+  const auto& id_chunk = file->metadata().row_groups.at(0).columns.at(0).meta_data;
+  ASSERT_TRUE(id_chunk.has_value());
+  ASSERT_GE(id_chunk->total_uncompressed_size, kRows * 8);
+  ASSERT_LT(id_chunk->total_compressed_size * 4, id_chunk->total_uncompressed_size);  // sequential ids shrink
+  ReadOptions o;
+  o.columns = {"id"};
+  o.batch_rows = 64;  // 512 bytes of values a batch
+  const std::string expected = rows_of(*file, o);
+  o.memory_limit = 2 * id_chunk->total_compressed_size + 4096;
+  ASSERT_LT(o.memory_limit, kRows * 8);
+  try {
+    rows_of(*file, o);
+    ADD_FAILURE() << "a decompressed page of " << kRows * 8 << " bytes fit a limit of " << o.memory_limit;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kLimit) << e.what();
+    EXPECT_NE(std::string(e.what()).find("memory limit"), std::string::npos) << e.what();
+  }
+  o.memory_limit = 4 * kRows * 8;
+  EXPECT_EQ(rows_of(*file, o), expected);
 }
 
 // Without a page index every chunk is fetched whole: the columns that wait

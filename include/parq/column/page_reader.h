@@ -157,6 +157,9 @@ class PageReader {
   const format::ColumnMetaData& metadata() const { return *metadata_; }
   // The input's name, which starts every error message.
   const std::string& name() const { return location_.file; }
+  // The bytes of the decompressed pages it keeps for reuse (views that
+  // arrays hold into them included), for a read's memory accounting.
+  size_t held_bytes() const;
 
  private:
   bool values_complete() const;
