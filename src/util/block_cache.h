@@ -1,0 +1,40 @@
+// Large blocks kept for reuse after the Buffer that held them lets go.
+//
+// glibc's malloc serves blocks this large with mmap and gives them back to
+// the kernel when freed, so a process that reads batch after batch into
+// fresh Buffers has every 4 KiB page faulted in, zeroed and charged again:
+// a large part of a Python read_table, and a lock that two decoding
+// threads contend on. General allocators (jemalloc, mimalloc) keep freed
+// memory for reuse, but the project depends on none, and Buffers need
+// little of one: freed blocks by size class, a cap on what is kept, and
+// MADV_FREE on each block kept unused for a few seconds, so that under
+// memory pressure the kernel takes those pages back without asking (a block
+// it emptied is faulted in afresh, like a new one) and otherwise a reused
+// block takes no fault.
+// Sanitizer builds keep nothing, so that ASan still sees every use after
+// free.
+#pragma once
+
+#include <cstddef>
+
+namespace parq::detail {
+
+// Blocks of at least this many bytes are sized by class and cached.
+constexpr size_t kMinCachedBlock = size_t{256} << 10;
+
+// The size of the block that serves `bytes` (a multiple of 64): below
+// kMinCachedBlock `bytes` itself, else its size class (steps of an eighth
+// between powers of two, so at most an eighth more).
+size_t block_size(size_t bytes);
+
+// A 64-byte aligned block of `size` bytes (a block_size result); null when
+// memory runs out.
+void* allocate_block(size_t size);
+
+// Gives back a block from allocate_block(size); null is ignored.
+void free_block(void* block, size_t size);
+
+// What the cache holds now, in bytes (for tests).
+size_t cached_block_bytes();
+
+}  // namespace parq::detail

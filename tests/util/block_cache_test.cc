@@ -1,0 +1,131 @@
+// The block cache behind large Buffers: size classes, reuse of a freed
+// block, the contents a reused block gives, and nothing kept in sanitizer
+// builds (where ASan must see every use after free).
+#include "util/block_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "parq/util/buffer.h"
+
+namespace parq {
+namespace {
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#elif defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+TEST(BlockCache, SizesAreClassesOfAnEighthAboveTheThreshold) {
+  EXPECT_EQ(detail::block_size(1), 64u);
+  EXPECT_EQ(detail::block_size(64), 64u);
+  EXPECT_EQ(detail::block_size(65), 128u);
+  EXPECT_EQ(detail::block_size(detail::kMinCachedBlock - 1), detail::kMinCachedBlock);
+  EXPECT_EQ(detail::block_size(detail::kMinCachedBlock), detail::kMinCachedBlock);
+  const size_t step = detail::kMinCachedBlock / 8;
+  EXPECT_EQ(detail::block_size(detail::kMinCachedBlock + 1), detail::kMinCachedBlock + step);
+  for (size_t n = detail::kMinCachedBlock; n < (size_t{64} << 20); n = n * 5 / 4 + 12345) {
+    const size_t b = detail::block_size(n);
+    EXPECT_GE(b, n);
+    EXPECT_LE(b - n, n / 8) << n;
+    EXPECT_EQ(b % Buffer::kAlignment, 0u) << n;
+    EXPECT_EQ(detail::block_size(b), b) << n;  // a class size is its own class
+  }
+}
+
+TEST(BlockCache, AFreedLargeBlockServesTheNextOfItsClass) {
+  const size_t size = detail::block_size(3 * detail::kMinCachedBlock + 17);
+  void* first = detail::allocate_block(size);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % Buffer::kAlignment, 0u);
+  std::memset(first, 0x5A, size);
+  const size_t before = detail::cached_block_bytes();
+  detail::free_block(first, size);
+  if (kSanitized) {
+    EXPECT_EQ(detail::cached_block_bytes(), before);
+    return;
+  }
+  EXPECT_EQ(detail::cached_block_bytes(), before + size);
+  void* again = detail::allocate_block(size);
+  EXPECT_EQ(again, first);
+  EXPECT_EQ(detail::cached_block_bytes(), before);
+  // The block may have been lent to the kernel meanwhile: each page holds
+  // what was written or zeros, and writes after reuse stay.
+  const auto* bytes = static_cast<const uint8_t*>(again);
+  for (size_t i = 0; i < size; i += 4096) EXPECT_TRUE(bytes[i] == 0x5A || bytes[i] == 0) << i;
+  std::memset(again, 0x33, size);
+  for (size_t i = 0; i < size; i += 4096) ASSERT_EQ(bytes[i], 0x33) << i;
+  detail::free_block(again, size);
+  detail::free_block(nullptr, size);  // ignored
+}
+
+// A block idle in the cache for a few seconds is lent to the kernel
+// (MADV_FREE): reused, each page holds what it held or zeros, and what is
+// written then stays.
+TEST(BlockCache, ABlockLentToTheKernelIsReusedSafely) {
+  const size_t size = detail::block_size(5 * detail::kMinCachedBlock);
+  void* block = detail::allocate_block(size);
+  ASSERT_NE(block, nullptr);
+  std::memset(block, 0x77, size);
+  const size_t before = detail::cached_block_bytes();
+  detail::free_block(block, size);
+  if (kSanitized) {  // sanitizer builds keep no blocks
+    EXPECT_EQ(detail::cached_block_bytes(), before);
+    return;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  // Any later free runs the lending pass.
+  const size_t other = detail::block_size(7 * detail::kMinCachedBlock);
+  detail::free_block(detail::allocate_block(other), other);
+  void* again = detail::allocate_block(size);
+  ASSERT_EQ(again, block);
+  auto* bytes = static_cast<uint8_t*>(again);
+  for (size_t i = 0; i < size; i += 4096) EXPECT_TRUE(bytes[i] == 0x77 || bytes[i] == 0) << i;
+  std::memset(again, 0x11, size);
+  for (size_t i = 0; i < size; i += 4096) ASSERT_EQ(bytes[i], 0x11) << i;
+  detail::free_block(again, size);
+}
+
+TEST(BlockCache, SmallBlocksAreNotKept) {
+  const size_t size = detail::block_size(1000);
+  const size_t before = detail::cached_block_bytes();
+  void* b = detail::allocate_block(size);
+  ASSERT_NE(b, nullptr);
+  detail::free_block(b, size);
+  EXPECT_EQ(detail::cached_block_bytes(), before);
+}
+
+// Buffers that grow, move and die on several threads at once give every
+// byte they were given.
+TEST(BlockCache, BuffersOnManyThreadsKeepTheirBytes) {
+  std::vector<std::thread> threads;
+  std::vector<int> bad(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([t, &bad] {
+      for (int round = 0; round < 40; ++round) {
+        Buffer b;
+        const size_t n = detail::kMinCachedBlock / 2 + static_cast<size_t>((round * 7919 + t * 104729) % (1 << 20));
+        for (size_t i = 0; i < n; i += 1024) b.append_value<uint32_t>(static_cast<uint32_t>(i ^ t));
+        Buffer moved = std::move(b);
+        const size_t values = moved.size() / 4;
+        for (size_t k = 0; k < values; ++k)
+          if (moved.data_as<uint32_t>()[k] != static_cast<uint32_t>((k * 1024) ^ t)) ++bad[static_cast<size_t>(t)];
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(bad[static_cast<size_t>(t)], 0) << t;
+}
+
+}  // namespace
+}  // namespace parq
