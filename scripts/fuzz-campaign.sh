@@ -33,7 +33,10 @@ esac
 
 log=$work/$target-$(date +%Y%m%dT%H%M%S).log
 status=0
-/usr/bin/time -f '%U %S' -o "$log.time" nice -n 19 "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+# The timeout is wall-clock time, and a niced target shares its core with
+# whatever else runs: 10 s (CI's) stopped a campaign on an input that takes
+# half a second alone.
+/usr/bin/time -f '%U %S' -o "$log.time" nice -n 19 "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=120 -print_final_stats=1 \
   -artifact_prefix="$work/$target-artifacts/" "$work/$target" "${seeds[@]}" >"$log" 2>&1 || status=$?
 
 cpu=$(awk 'END {printf "%.0f", $1 + $2}' "$log.time")
@@ -48,13 +51,15 @@ ft=$(echo "$last" | awk '{print $4}')
 # the previous one.
 base=$(mktemp -d)
 for s in "${seeds[@]}"; do
-  [ "$s" = "fuzz/corpus/$target" ] || find "$s" -type f -exec cp -t "$base" {} +
+  # Numbered backups: the corpus has files of one name in several folders
+  # (data/ and data/aes256/), and a refused overwrite would end the script.
+  [ "$s" = "fuzz/corpus/$target" ] || find "$s" -type f -exec cp --backup=numbered -t "$base" {} +
 done
 before=$(mktemp)
 ls "$base" | sort >"$before"
 saved=()
 [ -d "fuzz/corpus/$target" ] && saved=("fuzz/corpus/$target")
-nice -n 19 "$binary" -merge=1 -rss_limit_mb=2048 -timeout=10 "$base" "$work/$target" "${saved[@]}" \
+nice -n 19 "$binary" -merge=1 -rss_limit_mb=2048 -timeout=120 "$base" "$work/$target" "${saved[@]}" \
   >"$log.merge" 2>&1 || true
 added=$(comm -13 "$before" <(ls "$base" | sort))
 if [ -n "$added" ]; then
