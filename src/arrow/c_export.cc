@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "parq/error.h"
+#include "util/bits.h"
 
 namespace parq {
 namespace {
@@ -316,19 +317,7 @@ void check_leaf(const Array& a, const LeafType& t) {
 
 int64_t count_nulls(const Buffer& validity, int64_t length) {
   if (validity.empty()) return 0;
-  const uint8_t* bits = validity.data();
-  int64_t set = 0;
-  int64_t whole = length / 8;
-  int64_t i = 0;
-  for (; i + 8 <= whole; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, bits + i, sizeof word);
-    set += std::popcount(word);
-  }
-  for (; i < whole; ++i) set += std::popcount(bits[i]);
-  if (int rest = static_cast<int>(length % 8))
-    set += std::popcount(static_cast<uint8_t>(bits[whole] & ((1u << rest) - 1)));
-  return length - set;
+  return length - count_set_bits(validity.data(), 0, length);
 }
 
 // ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "c_import_plan.h"
 #include "parq/arrow/c_import.h"
 #include "parq/error.h"
+#include "util/bits.h"
 
 namespace parq::arrow_import {
 namespace {
@@ -58,11 +59,7 @@ Buffer copy_bits(const uint8_t* src, int64_t start, int64_t length) {
   return out;
 }
 
-int64_t count_set(const Buffer& bits) {
-  int64_t set = 0;
-  for (size_t i = 0; i < bits.size(); ++i) set += std::popcount(bits.data()[i]);
-  return set;
-}
+int64_t count_set(const Buffer& bits) { return count_set_bits(bits.data(), 0, static_cast<int64_t>(bits.size()) * 8); }
 
 void set_validity(Array& out, Buffer bits) {
   int64_t nulls = out.length - count_set(bits);

@@ -38,6 +38,12 @@ PARQ_AVX2 inline uint32_t keep_mask32(const uint8_t* keep) {
 // 0xff in byte i where bit i of the 8-bit mask is set.
 PARQ_AVX2 inline uint64_t byte_mask(uint32_t bits8) { return _pdep_u64(bits8, kByteOnes) * 0xff; }
 
+// The positions (0-7) of the set bits of an 8-bit mask, one per byte from
+// the lowest, in a register: the permute indices of the kept elements.
+PARQ_AVX2 inline __m128i kept_positions(uint32_t bits8) {
+  return _mm_cvtsi64_si128(static_cast<long long>(_pext_u64(kIdentityBytes, byte_mask(bits8))));
+}
+
 // For 8-byte elements, four to a register: the 32-bit lanes that hold the
 // kept ones, in order, for each 4-bit mask (a table small enough to stay in
 // L1 beats computing them with PDEP and PEXT).
@@ -112,8 +118,7 @@ PARQ_AVX2 inline size_t mixed2(const uint16_t* src, uint32_t bits, uint16_t* dst
   size_t w = 0;
   for (int g = 0; g < 4; ++g) {
     const uint32_t b = (bits >> (8 * g)) & 0xff;
-    const uint64_t order = _pext_u64(kIdentityBytes, byte_mask(b));
-    __m128i idx = _mm_cvtsi64_si128(static_cast<long long>(order));
+    __m128i idx = kept_positions(b);
     idx = _mm_unpacklo_epi8(idx, idx);
     idx = _mm_add_epi8(_mm_add_epi8(idx, idx), pair_offsets);
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 8 * g));
@@ -127,8 +132,7 @@ PARQ_AVX2 inline size_t mixed4(const uint32_t* src, uint32_t bits, uint32_t* dst
   size_t w = 0;
   for (int g = 0; g < 4; ++g) {
     const uint32_t b = (bits >> (8 * g)) & 0xff;
-    const uint64_t order = _pext_u64(kIdentityBytes, byte_mask(b));
-    const __m256i idx = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(order)));
+    const __m256i idx = _mm256_cvtepu8_epi32(kept_positions(b));
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 8 * g));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + w), _mm256_permutevar8x32_epi32(v, idx));
     w += static_cast<size_t>(_mm_popcnt_u32(b));

@@ -14,6 +14,7 @@
 #include <deque>
 
 #include "parq/error.h"
+#include "util/bits.h"
 
 namespace parq {
 namespace {
@@ -35,17 +36,7 @@ bool bit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1;
 
 int64_t count_valid(const Array& a, int64_t begin, int64_t end) {
   if (!has_nulls(a)) return end - begin;
-  const uint8_t* bits = a.validity.data();
-  int64_t n = 0;
-  int64_t i = begin;
-  for (; i < end && (i & 63) != 0; ++i) n += bit(bits, i);
-  for (; i + 64 <= end; i += 64) {
-    uint64_t word;
-    std::memcpy(&word, bits + (i >> 3), 8);
-    n += std::popcount(word);
-  }
-  for (; i < end; ++i) n += bit(bits, i);
-  return n;
+  return count_set_bits(a.validity.data(), begin, end);
 }
 
 // Slots of `a` in `items` with nulls split out as decided entries at

@@ -15,15 +15,6 @@
 
 #include "parq/util/buffer.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PARQ_BLOCK_CACHE_OFF 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define PARQ_BLOCK_CACHE_OFF 1
-#endif
-
 namespace parq::detail {
 namespace {
 
@@ -94,8 +85,7 @@ size_t block_size(size_t bytes) {
 }
 
 void* allocate_block(size_t size) {
-#ifndef PARQ_BLOCK_CACHE_OFF
-  if (cached_size(size)) {
+  if (kKeepsBlocks && cached_size(size)) {
     Cache& c = cache();
     std::lock_guard lock(c.mutex);
     std::vector<Entry>& list = c.free[class_of(size)];
@@ -108,7 +98,6 @@ void* allocate_block(size_t size) {
       return block;
     }
   }
-#endif
   return std::aligned_alloc(Buffer::kAlignment, size);
 }
 
@@ -143,8 +132,7 @@ void lend_idle_blocks(Cache& c, Clock::time_point now, std::unique_lock<std::mut
 
 void free_block(void* block, size_t size) {
   if (block == nullptr) return;
-#ifndef PARQ_BLOCK_CACHE_OFF
-  if (cached_size(size)) {
+  if (kKeepsBlocks && cached_size(size)) {
     Cache& c = cache();
     const Clock::time_point now = Clock::now();
     std::unique_lock lock(c.mutex);
@@ -158,7 +146,6 @@ void free_block(void* block, size_t size) {
       return;
     }
   }
-#endif
   std::free(block);
 }
 

@@ -19,6 +19,21 @@
 
 namespace parq::detail {
 
+// Whether freed blocks are kept at all: not under AddressSanitizer.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PARQ_BLOCK_CACHE_OFF 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define PARQ_BLOCK_CACHE_OFF 1
+#endif
+#ifdef PARQ_BLOCK_CACHE_OFF
+constexpr bool kKeepsBlocks = false;
+#else
+constexpr bool kKeepsBlocks = true;
+#endif
+
 // Blocks of at least this many bytes are sized by class and cached.
 constexpr size_t kMinCachedBlock = size_t{256} << 10;
 

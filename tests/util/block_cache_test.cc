@@ -15,17 +15,7 @@
 namespace parq {
 namespace {
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#elif defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+constexpr bool kSanitized = !detail::kKeepsBlocks;
 
 TEST(BlockCache, SizesAreClassesOfAnEighthAboveTheThreshold) {
   EXPECT_EQ(detail::block_size(1), 64u);
