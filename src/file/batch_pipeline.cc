@@ -35,6 +35,35 @@ int64_t owned_bytes(const ChunkBytes& chunk) {
   return n;
 }
 
+// Fetches each request from its chunk's input: one read_ranges call per
+// input (a row group's chunks are almost always in one file, which a
+// summary file's `file_path` may name).
+std::vector<ChunkBytes> fetch_all(const FileReader& file, size_t row_group, const std::vector<size_t>& slots,
+                                  const PipelineConfig& config, std::vector<fetch::ChunkRequest>& requests) {
+  std::vector<io::RandomAccessInput*> inputs;
+  inputs.reserve(slots.size());
+  for (size_t s : slots) inputs.push_back(&file.chunk_input(row_group, static_cast<size_t>(config.leaves[s])));
+  if (inputs.empty()) return fetch::fetch_chunks(file.input(), requests);
+  if (std::all_of(inputs.begin(), inputs.end(), [&](auto* in) { return in == inputs.front(); }))
+    return fetch::fetch_chunks(*inputs.front(), requests);
+  std::vector<ChunkBytes> out(requests.size());
+  std::vector<bool> done(requests.size(), false);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (done[i]) continue;
+    std::vector<size_t> same;
+    std::vector<fetch::ChunkRequest> batch;
+    for (size_t j = i; j < requests.size(); ++j)
+      if (!done[j] && inputs[j] == inputs[i]) {
+        same.push_back(j);
+        batch.push_back(std::move(requests[j]));
+        done[j] = true;
+      }
+    std::vector<ChunkBytes> got = fetch::fetch_chunks(*inputs[i], batch);
+    for (size_t k = 0; k < same.size(); ++k) out[same[k]] = std::move(got[k]);
+  }
+  return out;
+}
+
 }  // namespace
 
 struct BatchPipeline::Group {
@@ -73,7 +102,7 @@ BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_
   if (!judge_) config_.early.assign(config_.leaves.size(), true);
   for (bool e : config_.early) has_late_ |= !e;
   const auto& input = config_.file->input();
-  resident_ = input.view(0, 0).data() != nullptr;
+  resident_ = input.memory_resident();
   if (config_.threads > 1) {
     pool_ = std::make_unique<ThreadPool>(config_.threads);
     const size_t threads = static_cast<size_t>(config_.threads);
@@ -399,15 +428,16 @@ void BatchPipeline::open(Group& g, bool late) {
     if (!all_rows && config_.use_offset_index && config_.lookups != nullptr)
       if (auto pi = config_.lookups->page_index(plan.row_group, column)) index = pi->offset_index;
     try {
-      requests.push_back(fetch::chunk_request(file.metadata(), plan.row_group, column, file.input().size(), index,
-                                              plan.ranges, plan.num_rows));
+      requests.push_back(fetch::chunk_request(file.metadata(), plan.row_group, column,
+                                              file.chunk_input(plan.row_group, column).size(), index, plan.ranges,
+                                              plan.num_rows));
     } catch (const Error& e) {
       throw e.within({.file = file.name(),
                       .row_group = static_cast<int64_t>(plan.row_group),
                       .column = file.schema().column(column).dotted_path()});
     }
   }
-  std::vector<ChunkBytes> bytes = fetch::fetch_chunks(file.input(), requests);
+  std::vector<ChunkBytes> bytes = fetch_all(file, plan.row_group, slots, config_, requests);
   std::vector<RowRange> narrowed;
   int64_t pages = 0, pruned = 0, rows_pruned = 0;
   if (!late && config_.page_header_ranges) {

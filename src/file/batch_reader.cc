@@ -21,29 +21,6 @@
 namespace parq {
 namespace {
 
-std::vector<int> select_leaves(const Schema& schema, const std::vector<std::string>& paths) {
-  std::vector<int> leaves;
-  if (paths.empty()) {
-    for (size_t i = 0; i < schema.num_columns(); ++i) leaves.push_back(static_cast<int>(i));
-    return leaves;
-  }
-  for (const std::string& path : paths) {
-    bool found = false;
-    for (size_t i = 0; i < schema.num_columns(); ++i) {
-      std::string leaf = schema.column(i).dotted_path();
-      if (leaf == path ||
-          (leaf.size() > path.size() && leaf.compare(0, path.size(), path) == 0 && leaf[path.size()] == '.')) {
-        leaves.push_back(static_cast<int>(i));
-        found = true;
-      }
-    }
-    if (!found) throw Error("no column '" + path + "' in the schema", ErrorKind::kInvalidArgument);
-  }
-  std::sort(leaves.begin(), leaves.end());
-  leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
-  return leaves;
-}
-
 // The planner's look-ups of dictionaries, bloom filters and page indexes,
 // fetched on first use and kept for the plan. One that cannot be read (or
 // fails validation) is left out: pruning is an optimisation, and the read
@@ -112,10 +89,13 @@ class FileBatchReader final : public BatchSource {
     if (options_.memory_limit < 0) throw Error("the memory limit must not be negative", ErrorKind::kInvalidArgument);
     if (options_.max_batch_bytes < 0)
       throw Error("the batch byte limit must not be negative", ErrorKind::kInvalidArgument);
-    start_bytes_ = file.input().bytes_read();
+    start_bytes_ = file.bytes_read();
     if (options_.stats == nullptr) options_.stats = &own_stats_;
     *options_.stats = ReadStats{};
-    plans_ = plan_arrays(file.schema(), select_leaves(file.schema(), options_.columns));
+    if (options_.no_columns && !options_.columns.empty())
+      throw Error("columns listed with no_columns set", ErrorKind::kInvalidArgument);
+    plans_ = options_.no_columns ? std::vector<ArrayPlan>{}
+                                 : plan_arrays(file.schema(), select_leaves(file.schema(), options_.columns));
     const std::vector<int> out_leaves = planned_leaves(plans_);
     if (options_.filter) filter_ = filter::BoundFilter::bind(*options_.filter, file.schema());
     // The leaves read: the projection's and the filter's, in schema order.
@@ -134,7 +114,7 @@ class FileBatchReader final : public BatchSource {
     }
     plan_ = plan_read(file, options_, options_.stats, filter_ ? &*filter_ : nullptr, &lookups_);
     planned_rows_pruned_by_pages_ = options_.stats->rows_pruned_by_pages;
-    if (leaves_.empty() && options_.row_index_column.empty()) plan_.row_groups.clear();
+    if (leaves_.empty() && options_.row_index_column.empty() && !options_.no_columns) plan_.row_groups.clear();
 
     PipelineConfig config;
     config.file = &file_;
@@ -186,7 +166,7 @@ class FileBatchReader final : public BatchSource {
     } else {
       stats.rows_decoded = rows_decoded_;
     }
-    stats.bytes_read = static_cast<int64_t>(file_.input().bytes_read() - start_bytes_);
+    stats.bytes_read = static_cast<int64_t>(file_.bytes_read() - start_bytes_);
     stats.pages_decompressed = counters.leaves.pages_decompressed;
     stats.values_decoded = counters.leaves.values_decoded;
     stats.header_pages = counters.header_pages;

@@ -91,7 +91,7 @@ std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const
 }
 
 std::optional<BloomFilter> read_bloom_filter(const FileReader& file, size_t row_group, size_t column) {
-  return read_bloom_filter(file.input(), file.metadata(), row_group, column);
+  return read_bloom_filter(file.chunk_input(row_group, column), file.metadata(), row_group, column);
 }
 
 }  // namespace parq

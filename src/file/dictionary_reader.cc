@@ -185,7 +185,8 @@ std::optional<Array> read_dictionary(io::RandomAccessInput& input, const format:
 
 std::optional<Array> read_dictionary(const FileReader& file, size_t row_group, size_t column,
                                      const PageReaderOptions& options) {
-  return read_dictionary(file.input(), file.metadata(), file.schema().column(column), row_group, options);
+  return read_dictionary(file.chunk_input(row_group, column), file.metadata(), file.schema().column(column), row_group,
+                         options);
 }
 
 }  // namespace parq

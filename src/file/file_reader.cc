@@ -40,6 +40,11 @@ std::unique_ptr<FileReader> FileReader::open(const std::string& path, const Read
 std::unique_ptr<FileReader> FileReader::open(std::unique_ptr<io::RandomAccessInput> input,
                                              const ReaderOptions& options) {
   file::Footer footer = file::read_footer(*input, options.footer);
+  return open(std::move(input), std::move(footer), options);
+}
+
+std::unique_ptr<FileReader> FileReader::open(std::unique_ptr<io::RandomAccessInput> input, file::Footer footer,
+                                             const ReaderOptions& options) {
   Schema schema = [&] {
     try {
       return Schema::from_elements(footer.metadata.schema);
@@ -51,7 +56,98 @@ std::unique_ptr<FileReader> FileReader::open(std::unique_ptr<io::RandomAccessInp
     throw Error(ErrorKind::kCorrupt, {.file = input->name()},
                 "negative row count in the footer (" + std::to_string(footer.metadata.num_rows) + ")");
   check_row_groups(input->name(), footer.metadata, schema);
-  return std::unique_ptr<FileReader>(new FileReader(std::move(input), std::move(footer), std::move(schema)));
+  InputOpener opener = options.opener;
+  if (!opener)
+    opener = [access = options.access](const std::string& location) { return io::open_file(location, access); };
+  return std::unique_ptr<FileReader>(
+      new FileReader(std::move(input), std::move(footer), std::move(schema), std::move(opener)));
+}
+
+std::string resolve_chunk_path(const std::string& base, const std::string& file_path) {
+  if (file_path.empty()) throw Error(ErrorKind::kCorrupt, {.file = base}, "a column chunk's file_path is empty");
+  if (file_path.front() == '/' || file_path.find("://") != std::string::npos)
+    throw Error(ErrorKind::kCorrupt, {.file = base},
+                "file_path '" + file_path + "' is not relative (a chunk's file must be beside its metadata)");
+  // The folder of `base`: up to its last '/' (a URL's too), or none.
+  const size_t slash = base.rfind('/');
+  std::string folder = slash == std::string::npos ? std::string() : base.substr(0, slash + 1);
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= file_path.size()) {
+    size_t end = file_path.find('/', start);
+    if (end == std::string::npos) end = file_path.size();
+    std::string part = file_path.substr(start, end - start);
+    start = end + 1;
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      if (parts.empty())
+        throw Error(ErrorKind::kCorrupt, {.file = base},
+                    "file_path '" + file_path + "' leaves the folder of the file that names it");
+      parts.pop_back();
+      continue;
+    }
+    parts.push_back(std::move(part));
+  }
+  if (parts.empty()) throw Error(ErrorKind::kCorrupt, {.file = base}, "file_path '" + file_path + "' names no file");
+  std::string out = folder;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
+  return out;
+}
+
+namespace {
+
+const std::optional<std::string>& chunk_file_path(const FileReader& file, size_t row_group, size_t column) {
+  const auto& groups = file.metadata().row_groups;
+  if (row_group >= groups.size())
+    throw Error(ErrorKind::kInvalidArgument, {.file = file.name()},
+                "row group " + std::to_string(row_group) + " out of range (the file has " +
+                    std::to_string(groups.size()) + ")");
+  if (column >= groups[row_group].columns.size())
+    throw Error(ErrorKind::kInvalidArgument, {.file = file.name(), .row_group = static_cast<int64_t>(row_group)},
+                "column " + std::to_string(column) + " out of range (the row group has " +
+                    std::to_string(groups[row_group].columns.size()) + ")");
+  return groups[row_group].columns[column].file_path;
+}
+
+}  // namespace
+
+std::string FileReader::chunk_file(size_t row_group, size_t column) const {
+  const auto& path = chunk_file_path(*this, row_group, column);
+  if (!path) return name();
+  return resolve_chunk_path(name(), *path);
+}
+
+io::RandomAccessInput& FileReader::chunk_input(size_t row_group, size_t column) const {
+  const auto& path = chunk_file_path(*this, row_group, column);
+  if (!path) return *input_;
+  const ErrorLocation at{
+      .file = name(), .row_group = static_cast<int64_t>(row_group), .column = schema_.column(column).dotted_path()};
+  std::string location;
+  try {
+    location = resolve_chunk_path(name(), *path);
+  } catch (const Error& e) {
+    throw Error(e.kind(), at, e.detail());
+  }
+  std::lock_guard lock(others_mutex_);
+  auto it = others_.find(location);
+  if (it != others_.end()) return *it->second;
+  try {
+    return *others_.emplace(location, opener_(location)).first->second;
+  } catch (const Error& e) {
+    throw e.with_context("the chunk's file_path '" + *path + "'").within(at);
+  }
+}
+
+uint64_t FileReader::bytes_read() const {
+  uint64_t total = input_->bytes_read();
+  std::lock_guard lock(others_mutex_);
+  for (const auto& [location, input] : others_) total += input->bytes_read();
+  return total;
+}
+
+size_t FileReader::files_opened() const {
+  std::lock_guard lock(others_mutex_);
+  return others_.size();
 }
 
 }  // namespace parq

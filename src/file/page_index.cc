@@ -251,7 +251,7 @@ std::optional<PageIndex> decode_page_index(std::span<const uint8_t> bytes, uint6
 std::optional<PageIndex> read_page_index(const FileReader& file, size_t row_group, size_t column) {
   // A chunk's two indexes are usually far apart (writers put every column
   // index first, then every offset index), so each is read on its own.
-  io::RandomAccessInput& input = file.input();
+  io::RandomAccessInput& input = file.chunk_input(row_group, column);
   io::ByteRange held;
   return decode_chunk_indexes(file.metadata(), row_group, column, input.size(), file.name(),
                               [&](FileRange r, const char*, const ErrorLocation&) {

@@ -44,6 +44,9 @@ std::vector<RowRange> unite_ranges(const std::vector<RowRange>& a, const std::ve
 std::string ReadStats::to_string() const {
   auto n = [](int64_t v) { return std::to_string(v); };
   std::string out;
+  if (files > 0)
+    out += "files: " + n(files) + " considered, " + n(files_pruned_by_partitions) + " pruned by partition values, " +
+           n(files_pruned_by_statistics) + " by statistics, " + n(files_opened) + " opened\n";
   out += "row groups: " + n(row_groups) + " considered, " + n(row_groups_pruned_by_selection) +
          " pruned by the row selection, " + n(row_groups_pruned_by_statistics) + " by statistics, " +
          n(row_groups_pruned_by_dictionary) + " by dictionaries, " + n(row_groups_pruned_by_bloom_filter) +

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "parq/error.h"
+
 namespace parq {
 namespace {
 
@@ -150,6 +152,29 @@ std::vector<int> planned_leaves(const std::vector<ArrayPlan>& plans) {
   std::vector<int> out;
   for (const auto& p : plans) collect_leaves(p, out);
   return out;
+}
+
+std::vector<int> select_leaves(const Schema& schema, const std::vector<std::string>& paths) {
+  std::vector<int> leaves;
+  if (paths.empty()) {
+    for (size_t i = 0; i < schema.num_columns(); ++i) leaves.push_back(static_cast<int>(i));
+    return leaves;
+  }
+  for (const std::string& path : paths) {
+    bool found = false;
+    for (size_t i = 0; i < schema.num_columns(); ++i) {
+      std::string leaf = schema.column(i).dotted_path();
+      if (leaf == path ||
+          (leaf.size() > path.size() && leaf.compare(0, path.size(), path) == 0 && leaf[path.size()] == '.')) {
+        leaves.push_back(static_cast<int>(i));
+        found = true;
+      }
+    }
+    if (!found) throw Error("no column '" + path + "' in the schema", ErrorKind::kInvalidArgument);
+  }
+  std::sort(leaves.begin(), leaves.end());
+  leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+  return leaves;
 }
 
 }  // namespace parq

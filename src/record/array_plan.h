@@ -38,6 +38,11 @@ struct ArrayPlan {
 // left out.
 std::vector<ArrayPlan> plan_arrays(const Schema& schema, const std::vector<int>& leaves);
 
+// The leaves a projection's dotted paths select (a group's path selects
+// every leaf below it), ascending; every leaf for no paths. Throws
+// parq::Error (kInvalidArgument) for a path the schema lacks.
+std::vector<int> select_leaves(const Schema& schema, const std::vector<std::string>& paths);
+
 // The leaf column indexes in `plans`, in schema order.
 std::vector<int> planned_leaves(const std::vector<ArrayPlan>& plans);
 

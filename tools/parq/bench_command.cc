@@ -31,7 +31,7 @@ ReadRun time_read(const std::string& path, ReadOptions options) {
   auto source = read_batches(*file, options);
   RecordBatch batch;
   while (source->next(batch)) run.rows += batch.num_rows;
-  run.stats.bytes_read = static_cast<int64_t>(file->input().bytes_read());  // the footer included
+  run.stats.bytes_read = static_cast<int64_t>(file->bytes_read());  // the footer included
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

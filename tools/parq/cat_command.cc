@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "command.h"
+#include "dataset_args.h"
 #include "list_options.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
@@ -37,18 +38,20 @@ filter::ExpressionPtr parse_where(const std::string& text) {
 namespace {}  // namespace
 
 int print_rows(const std::vector<std::string>& argv, Format default_format, int64_t default_limit) {
-  Args args(argv, {{"format", true},
-                   {"columns", true},
-                   {"limit", true},
-                   {"row-groups", true},
-                   {"batch-rows", true},
-                   {"where", true},
-                   {"offset", true},
-                   {"explain", false},
-                   {"threads", true},
-                   {"memory-limit", true},
-                   {"no-verify-crc", false}});
-  const std::string& path = args.expect_positionals({"FILE"})[0];
+  Args args(argv, with_dataset_options({{"format", true},
+                                        {"columns", true},
+                                        {"limit", true},
+                                        {"row-groups", true},
+                                        {"batch-rows", true},
+                                        {"where", true},
+                                        {"offset", true},
+                                        {"explain", false},
+                                        {"threads", true},
+                                        {"memory-limit", true},
+                                        {"no-verify-crc", false},
+                                        {"file-name-column", true},
+                                        {"row-index-column", true}}));
+  const std::vector<std::string>& locations = expect_locations(args);
   Format format = args.value("format") ? parse_format(*args.value("format")) : default_format;
   int64_t limit = args.value("limit") ? parse_count("limit", *args.value("limit")) : default_limit;
   ReadOptions options;
@@ -65,20 +68,33 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
   if (limit >= 0) options.batch_rows = std::min(options.batch_rows, std::max<int64_t>(limit, 1));
   ReadStats stats;
   options.stats = &stats;
+  if (auto v = args.value("row-index-column")) options.row_index_column = *v;
 
-  auto file = FileReader::open(path);
-  auto source = read_batches(*file, options);
+  std::unique_ptr<FileReader> file;
+  std::unique_ptr<BatchSource> source;
+  if (is_single_file(locations) && !args.value("file-name-column")) {
+    file = FileReader::open(locations[0]);
+    source = read_batches(*file, options);
+  } else {
+    if (!options.row_groups.empty()) throw UsageError("--row-groups names row groups of one file, not of a dataset");
+    DatasetReadOptions dataset_options;
+    dataset_options.read = options;
+    if (auto v = args.value("file-name-column")) dataset_options.file_name_column = *v;
+    source = read_batches(open_dataset(locations, args, options.threads), dataset_options);
+  }
   if (args.flag("explain")) {
     // Runs the read as it would print it, then shows the plan and what
     // each stage pruned instead of the rows.
-    ReadPlan plan = plan_read(*file, options);
     RecordBatch batch;
     while (source->next(batch)) {
     }
     std::string out;
     if (options.filter) out += "filter: " + options.filter->to_string() + "\n";
-    out += "row groups read: " + std::to_string(plan.row_groups.size()) + "\n";
-    for (const std::string& note : plan.notes) out += "  " + note + "\n";
+    if (file) {
+      ReadPlan plan = plan_read(*file, options);
+      out += "row groups read: " + std::to_string(plan.row_groups.size()) + "\n";
+      for (const std::string& note : plan.notes) out += "  " + note + "\n";
+    }
     out += stats.to_string();
     write_out(out);
     return 0;
@@ -120,11 +136,13 @@ int run_cat(const std::vector<std::string>& argv) { return print_rows(argv, Form
 const Command kCatCommand = {
     "cat",
     "print rows (JSON Lines, CSV or a table)",
-    "usage: parq cat FILE [--format=jsonl|csv|table] [--columns a,b.c] [--where EXPR]\n"
-    "                     [--offset N] [--limit N] [--row-groups 0,2] [--threads N]\n"
-    "                     [--memory-limit BYTES] [--explain] [--no-verify-crc]\n"
+    "usage: parq cat FILE... [--format=jsonl|csv|table] [--columns a,b.c] [--where EXPR]\n"
+    "                        [--offset N] [--limit N] [--row-groups 0,2] [--threads N]\n"
+    "                        [--memory-limit BYTES] [--explain] [--no-verify-crc]\n"
+    "                        [--row-index-column NAME] [--file-name-column NAME]\n"
+    "                        [--no-hive] [--by-field-id]\n"
     "\n"
-    "Prints the file's rows. jsonl (the default) is the canonical JSON Lines form:\n"
+    "Prints the rows. jsonl (the default) is the canonical JSON Lines form:\n"
     "one object per row, keys in schema order, values by logical type.\n"
     "\n"
     "  --columns a,b.c    only these columns (a group's path selects its subtree)\n"
@@ -139,8 +157,11 @@ const Command kCatCommand = {
     "                     (decoding ahead narrows to fit; an error if one batch cannot)\n"
     "  --explain          read, then print the plan and what each stage pruned\n"
     "                     instead of the rows\n"
-    "  --row-groups 0,2   only these row groups, in this order\n"
-    "  --no-verify-crc    do not check page checksums\n",
+    "  --row-groups 0,2   only these row groups, in this order (one file only)\n"
+    "  --no-verify-crc    do not check page checksums\n"
+    "  --row-index-column NAME   add each row's index in its file\n"
+    "  --file-name-column NAME   add each row's file\n"
+    "\n" PARQ_DATASET_HELP,
     run_cat,
 };
 

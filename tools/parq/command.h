@@ -26,5 +26,6 @@ extern const Command kIndexCommand;
 extern const Command kBloomCommand;
 extern const Command kDictionaryCommand;
 extern const Command kCountCommand;
+extern const Command kSummarizeCommand;
 
 }  // namespace parq::tool

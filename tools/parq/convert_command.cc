@@ -208,7 +208,7 @@ int parquet_to_text(const Args& args, const std::string& in_path, Kind kind, con
     }
     out->write(chunk.data(), chunk.size());
     rows += batch.num_rows;
-    progress.update(rows & ~int64_t{1023}, file->input().bytes_read());
+    progress.update(rows & ~int64_t{1023}, file->bytes_read());
   }
   if (!any && kind == Kind::kCsv) {
     chunk.clear();

@@ -12,7 +12,7 @@ int run_head(const std::vector<std::string>& argv) { return print_rows(argv, For
 const Command kHeadCommand = {
     "head",
     "the first rows as a table",
-    "usage: parq head FILE [--limit N] [--columns a,b.c] [--format=table|jsonl|csv]\n"
+    "usage: parq head FILE... [--limit N] [--columns a,b.c] [--format=table|jsonl|csv]\n"
     "\n"
     "Prints the first rows (10 unless --limit says otherwise) as a table.\n",
     run_head,

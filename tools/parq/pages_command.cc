@@ -120,7 +120,7 @@ int run_pages(const std::vector<std::string>& argv) {
   for (size_t g = 0; g < md.row_groups.size(); ++g) {
     for (size_t c = 0; c < reader->schema().num_columns(); ++c) {
       const ColumnDescriptor& column = reader->schema().column(c);
-      PageReader pages(reader->input(), md, g, c, column.dotted_path(), options);
+      PageReader pages(reader->chunk_input(g, c), md, g, c, column.dotted_path(), options);
       if (json) {
         w.begin_object().field("row_group", static_cast<int64_t>(g)).field("column", column.dotted_path());
         w.field("codec", format::to_string(pages.metadata().codec)).key("pages").begin_array();

@@ -5,16 +5,17 @@
 
 #include "args.h"
 #include "command.h"
+#include "dataset_args.h"
 #include "parq/file/file_reader.h"
 
 namespace parq::tool {
 namespace {
 
 int run_schema(const std::vector<std::string>& argv) {
-  Args args(argv, {});
-  const std::string& path = args.expect_positionals({"FILE"})[0];
-  auto reader = FileReader::open(path);
-  std::string out = reader->schema().to_string();
+  Args args(argv, with_dataset_options({}));
+  const std::vector<std::string>& locations = expect_locations(args);
+  std::string out = is_single_file(locations) ? FileReader::open(locations[0])->schema().to_string()
+                                              : open_dataset(locations, args)->schema().to_string();
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }
@@ -24,13 +25,15 @@ int run_schema(const std::vector<std::string>& argv) {
 const Command kSchemaCommand = {
     "schema",
     "the schema in message notation",
-    "usage: parq schema FILE\n"
+    "usage: parq schema FILE... [--no-hive] [--by-field-id]\n"
     "\n"
-    "Prints the file's schema as the Parquet spec writes it:\n"
+    "Prints the schema as the Parquet spec writes it (of several files, the one\n"
+    "schema they are read with, partition columns last):\n"
     "  message schema {\n"
     "    required int64 id;\n"
     "    optional binary name (STRING);\n"
-    "  }\n",
+    "  }\n"
+    "\n" PARQ_DATASET_HELP,
     run_schema,
 };
 

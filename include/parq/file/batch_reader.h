@@ -22,8 +22,11 @@ struct ReadOptions {
   // Row groups to read, in this order; empty reads them all.
   std::vector<size_t> row_groups;
   // Dotted paths of the columns to read ("a", "a.b.c"); a group's path
-  // selects everything below it. Empty reads every column.
+  // selects everything below it. Empty reads every column, unless
+  // `no_columns`: then batches carry no column (but the row index column),
+  // only their row counts, which is what counting rows needs.
   std::vector<std::string> columns;
+  bool no_columns = false;
   PageReaderOptions pages;
   // Column chunks decode in parallel on this many threads (1: the caller's),
   // ahead of the caller by a few batches.

@@ -39,6 +39,10 @@ class RandomAccessInput {
   // A view of [offset, offset + n) valid as long as the input, or an empty
   // span when the input is not memory-resident.
   virtual std::span<const uint8_t> view(uint64_t offset, size_t n) const;
+  // Whether view() hands out the bytes (so that fetched ranges cost no
+  // memory of the reader's); an input that opens its source lazily answers
+  // without opening it.
+  virtual bool memory_resident() const { return view(0, 0).data() != nullptr; }
 
   // The bytes of several ranges, in their order: the fetch stage of a read
   // asks for everything a row group needs at once, so that an input can

@@ -41,6 +41,12 @@ struct PruningOptions {
 
 // What a read considered and pruned at each stage, and what it cost.
 struct ReadStats {
+  // Datasets only: files considered, ruled out by their partition values,
+  // ruled out by their footers' statistics (never opened), and opened.
+  int64_t files = 0;
+  int64_t files_pruned_by_partitions = 0;
+  int64_t files_pruned_by_statistics = 0;
+  int64_t files_opened = 0;
   int64_t row_groups = 0;  // considered (after the caller's row group list)
   int64_t row_groups_pruned_by_selection = 0;
   int64_t row_groups_pruned_by_statistics = 0;

@@ -1,0 +1,555 @@
+// Opening a dataset: its files found, their footers read (or taken from a
+// summary file), partition folders typed, schemas made one.
+#include "parq/dataset/dataset.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "dataset_parts.h"
+#include "discovery.h"
+#include "parq/error.h"
+#include "parq/file/footer.h"
+#include "parq/schema/logical_type.h"
+#include "parq/util/thread_pool.h"
+
+namespace parq {
+namespace dataset {
+
+io::RandomAccessInput& LazyInput::inner() const {
+  std::call_once(once_, [&] {
+    inner_ = opener_(location_);
+    opened_.store(true, std::memory_order_release);
+  });
+  return *inner_;
+}
+
+std::span<const uint8_t> LazyInput::view(uint64_t offset, size_t n) const {
+  std::span<const uint8_t> v = inner().view(offset, n);
+  if (v.data() != nullptr) count_view(n);
+  return v;
+}
+
+std::vector<io::ByteRange> LazyInput::read_ranges(std::span<const io::FileRange> ranges) {
+  std::vector<io::ByteRange> out = inner().read_ranges(ranges);
+  uint64_t n = 0;
+  for (const io::FileRange& r : ranges) n += r.length;
+  count_view(n);
+  return out;
+}
+
+void LazyInput::do_read_at(uint64_t offset, size_t n, uint8_t* out) { inner().read_at(offset, n, out); }
+
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string unescape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() + 0 && hex_digit(text[i + 1]) >= 0 && hex_digit(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::optional<std::string>>> hive_folders(std::string_view relative) {
+  std::vector<std::pair<std::string, std::optional<std::string>>> out;
+  size_t start = 0;
+  while (true) {
+    const size_t slash = relative.find('/', start);
+    if (slash == std::string_view::npos) break;  // the rest is the file's name
+    std::string_view part = relative.substr(start, slash - start);
+    start = slash + 1;
+    const size_t eq = part.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    std::string value = unescape(part.substr(eq + 1));
+    std::optional<std::string> v;
+    if (!value.empty() && value != "__HIVE_DEFAULT_PARTITION__") v = std::move(value);
+    out.emplace_back(unescape(part.substr(0, eq)), std::move(v));
+  }
+  return out;
+}
+
+Array constant_array(const std::string& name, const ValueType& type, const std::optional<filter::PhysicalValue>& value,
+                     int64_t rows) {
+  Array a;
+  a.kind = ArrayKind::kLeaf;
+  a.name = name;
+  a.type = type;
+  a.length = rows;
+  const auto n = static_cast<size_t>(rows);
+  if (!value) {
+    a.null_count = rows;
+    a.validity.resize((n + 7) / 8);
+    if (!a.validity.empty()) std::memset(a.validity.data(), 0, a.validity.size());
+  }
+  switch (type.physical) {
+    case format::Type::BOOLEAN: {
+      a.values.resize((n + 7) / 8);
+      if (!a.values.empty()) std::memset(a.values.data(), value && value->integer ? 0xff : 0, a.values.size());
+      break;
+    }
+    case format::Type::INT32: {
+      a.values.resize(n * 4);
+      const auto v = static_cast<int32_t>(value ? value->integer : 0);
+      std::fill_n(a.values.data_as<int32_t>(), n, v);
+      break;
+    }
+    case format::Type::INT64: {
+      a.values.resize(n * 8);
+      std::fill_n(a.values.data_as<int64_t>(), n, value ? value->integer : 0);
+      break;
+    }
+    case format::Type::FLOAT: {
+      a.values.resize(n * 4);
+      std::fill_n(a.values.data_as<float>(), n, static_cast<float>(value ? value->real : 0));
+      break;
+    }
+    case format::Type::DOUBLE: {
+      a.values.resize(n * 8);
+      std::fill_n(a.values.data_as<double>(), n, value ? value->real : 0);
+      break;
+    }
+    case format::Type::INT96:
+    case format::Type::FIXED_LEN_BYTE_ARRAY: {
+      const size_t w = type.physical == format::Type::INT96 ? 12 : static_cast<size_t>(type.type_length);
+      a.values.resize(n * w);
+      for (size_t i = 0; i < n; ++i) {
+        uint8_t* dst = a.values.data() + i * w;
+        if (value && value->bytes.size() == w)
+          std::memcpy(dst, value->bytes.data(), w);
+        else
+          std::memset(dst, 0, w);
+      }
+      break;
+    }
+    case format::Type::BYTE_ARRAY: {
+      const std::string empty;
+      const std::string& bytes = value ? value->bytes : empty;
+      if (static_cast<uint64_t>(bytes.size()) * n > INT32_MAX)
+        throw Error("a partition value repeated over a batch passes 2 GiB", ErrorKind::kLimit);
+      a.offsets.resize((n + 1) * 4);
+      int32_t* off = a.offsets.data_as<int32_t>();
+      a.values.resize(bytes.size() * n);
+      for (size_t i = 0; i <= n; ++i) off[i] = static_cast<int32_t>(i * bytes.size());
+      for (size_t i = 0; i < n && !bytes.empty(); ++i)
+        std::memcpy(a.values.data() + i * bytes.size(), bytes.data(), bytes.size());
+      break;
+    }
+  }
+  return a;
+}
+
+Array null_array(const Array& prototype, int64_t rows) {
+  Array a;
+  a.kind = prototype.kind;
+  a.name = prototype.name;
+  a.type = prototype.type;
+  a.length = rows;
+  a.null_count = rows;
+  const auto n = static_cast<size_t>(rows);
+  a.validity.resize((n + 7) / 8);
+  if (!a.validity.empty()) std::memset(a.validity.data(), 0, a.validity.size());
+  switch (prototype.kind) {
+    case ArrayKind::kLeaf: {
+      Array c = constant_array(prototype.name, prototype.type, std::nullopt, rows);
+      a.values = std::move(c.values);
+      a.offsets = std::move(c.offsets);
+      break;
+    }
+    case ArrayKind::kStruct:
+      for (const Array& child : prototype.children) a.children.push_back(null_array(child, rows));
+      break;
+    case ArrayKind::kList:
+    case ArrayKind::kMap:
+      a.offsets.resize((n + 1) * 4);
+      std::memset(a.offsets.data(), 0, a.offsets.size());
+      a.children = prototype.children;  // zero elements
+      for (Array& child : a.children) child.length = 0;
+      break;
+  }
+  return a;
+}
+
+namespace {
+
+// Elements in the subtree that starts at `i`.
+size_t subtree_size(const std::vector<format::SchemaElement>& elements, size_t i) {
+  size_t end = i + 1, pending = static_cast<size_t>(std::max(0, elements[i].num_children.value_or(0)));
+  while (pending > 0 && end < elements.size()) {
+    pending += static_cast<size_t>(std::max(0, elements[end].num_children.value_or(0)));
+    --pending;
+    ++end;
+  }
+  return end - i;
+}
+
+std::string describe(const SchemaNode& node) {
+  if (node.is_group()) {
+    std::string l = logical_type_to_string(node.logical_type());
+    return "a group" + (l.empty() ? std::string() : " (" + l + ")");
+  }
+  std::string out = format::to_string(*node.physical_type());
+  if (node.type_length() > 0 && *node.physical_type() == format::Type::FIXED_LEN_BYTE_ARRAY)
+    out += "(" + std::to_string(node.type_length()) + ")";
+  std::string l = logical_type_to_string(node.logical_type());
+  if (!l.empty()) out += " (" + l + ")";
+  return out;
+}
+
+// Whether two subtrees are one type (names, nesting, repetition below the
+// top, physical and logical types of the leaves).
+bool same_tree(const SchemaNode& a, const SchemaNode& b, bool top) {
+  if (!top && (a.name() != b.name() || a.repetition() != b.repetition())) return false;
+  if (a.is_leaf() != b.is_leaf()) return false;
+  if (a.is_leaf())
+    return a.physical_type() == b.physical_type() && a.type_length() == b.type_length() &&
+           a.logical_type() == b.logical_type();
+  if (a.num_children() != b.num_children()) return false;
+  if (static_cast<bool>(a.logical_type().LIST) != static_cast<bool>(b.logical_type().LIST) ||
+      static_cast<bool>(a.logical_type().MAP) != static_cast<bool>(b.logical_type().MAP))
+    return false;
+  for (size_t i = 0; i < a.num_children(); ++i)
+    if (!same_tree(a.child(i), b.child(i), false)) return false;
+  return true;
+}
+
+enum class Widening { kNone, kToInt64, kToDouble };
+
+bool plain_integer(const SchemaNode& n, int bits) {
+  const auto& l = n.logical_type();
+  if (l.INTEGER) return l.INTEGER->is_signed && l.INTEGER->bit_width <= bits;
+  return l == format::LogicalType{} && !n.converted_type();
+}
+
+// How two top-level leaves of one name may be one column.
+Widening widening(const SchemaNode& a, const SchemaNode& b) {
+  if (!a.is_leaf() || !b.is_leaf()) return Widening::kNone;
+  auto is = [](const SchemaNode& n, format::Type t) { return n.physical_type() == t; };
+  if ((is(a, format::Type::INT32) || is(a, format::Type::INT64)) &&
+      (is(b, format::Type::INT32) || is(b, format::Type::INT64)) && plain_integer(a, 64) && plain_integer(b, 64))
+    return Widening::kToInt64;
+  if ((is(a, format::Type::FLOAT) || is(a, format::Type::DOUBLE)) &&
+      (is(b, format::Type::FLOAT) || is(b, format::Type::DOUBLE)) && a.logical_type() == format::LogicalType{} &&
+      b.logical_type() == format::LogicalType{})
+    return Widening::kToDouble;
+  return Widening::kNone;
+}
+
+struct UnifiedField {
+  std::string name;
+  std::optional<int32_t> field_id;
+  std::vector<format::SchemaElement> elements;  // the subtree, as first seen
+  size_t first_file = 0;
+  size_t first_field = 0;
+  bool optional = false;
+};
+
+ValueType inferred_type(const std::vector<std::optional<std::string>>& values) {
+  auto all = [&](auto pred) {
+    bool any = false;
+    for (const auto& v : values)
+      if (v) {
+        if (!pred(*v)) return false;
+        any = true;
+      }
+    return any;
+  };
+  auto is_integer = [](const std::string& s) {
+    size_t i = s[0] == '-' ? 1 : 0;
+    if (i == s.size() || s.size() - i > 18) return false;  // within int64 without a range check
+    return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(i), s.end(),
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  auto is_date = [](const std::string& s) {
+    if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+    for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+      if (s[i] < '0' || s[i] > '9') return false;
+    const int month = (s[5] - '0') * 10 + (s[6] - '0'), day = (s[8] - '0') * 10 + (s[9] - '0');
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+  };
+  ValueType t;
+  if (all(is_integer)) {
+    t.physical = format::Type::INT64;
+    t.logical.INTEGER = format::IntType{64, true};
+  } else if (all(is_date)) {
+    t.physical = format::Type::INT32;
+    t.logical.DATE = format::DateType{};
+  } else {
+    t.physical = format::Type::BYTE_ARRAY;
+    t.logical.STRING = format::StringType{};
+  }
+  return t;
+}
+
+format::SchemaElement leaf_element(const std::string& name, const ValueType& type) {
+  format::SchemaElement e;
+  e.name = name;
+  e.type = type.physical;
+  if (type.physical == format::Type::FIXED_LEN_BYTE_ARRAY) e.type_length = type.type_length;
+  e.repetition_type = format::FieldRepetitionType::OPTIONAL;
+  if (type.logical != format::LogicalType{}) e.logical_type = type.logical;
+  if (type.logical.DECIMAL) {
+    e.precision = type.logical.DECIMAL->precision;
+    e.scale = type.logical.DECIMAL->scale;
+  }
+  e.converted_type = type.converted;
+  return e;
+}
+
+InputOpener opener_of(const DatasetOptions& options) {
+  if (options.reader.opener) return options.reader.opener;
+  return [access = options.reader.access](const std::string& location) { return io::open_file(location, access); };
+}
+
+}  // namespace
+}  // namespace dataset
+
+struct DatasetBuilder {
+  static std::shared_ptr<const Dataset> build(const std::vector<std::string>& locations, const DatasetOptions& options);
+};
+
+std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::string>& locations,
+                                                     const DatasetOptions& options) {
+  using namespace dataset;
+  if (locations.empty()) throw Error("a dataset needs at least one location", ErrorKind::kInvalidArgument);
+  if (options.threads < 1) throw Error("thread count must be at least 1", ErrorKind::kInvalidArgument);
+  auto ds = std::shared_ptr<Dataset>(new Dataset());
+  ds->options_ = options;
+  const InputOpener opener = opener_of(options);
+
+  std::vector<FoundFile> found;
+  std::vector<Schema> schemas;
+  const bool summary = std::any_of(locations.begin(), locations.end(), [](auto& l) { return is_summary_file(l); });
+  if (summary) {
+    if (locations.size() != 1)
+      throw Error("a _metadata summary file plans a dataset alone: give it as the only location",
+                  ErrorKind::kInvalidArgument);
+    const std::string& where = locations[0];
+    ds->summary_file_ = where;
+    auto input = opener(where);
+    file::Footer footer = file::read_footer(*input, options.reader.footer);
+    // Row groups by the file their chunks name, files in order of first
+    // appearance.
+    std::map<std::string, size_t> file_of;
+    for (size_t g = 0; g < footer.metadata.row_groups.size(); ++g) {
+      const auto& rg = footer.metadata.row_groups[g];
+      std::optional<std::string> path = rg.columns.empty() ? std::nullopt : rg.columns[0].file_path;
+      for (const auto& c : rg.columns)
+        if (c.file_path != path)
+          throw Error(ErrorKind::kCorrupt, {.file = where, .row_group = static_cast<int64_t>(g)},
+                      "the row group's column chunks name different files");
+      const std::string location = path ? resolve_chunk_path(where, *path) : where;
+      auto [it, added] = file_of.emplace(location, ds->footers_.size());
+      if (added) {
+        file::Footer f;
+        f.metadata = footer.metadata;
+        f.metadata.row_groups.clear();
+        f.metadata.num_rows = 0;
+        ds->footers_.push_back(std::move(f));
+        found.push_back({location, 0, path ? *path : std::string()});
+      }
+      file::Footer& f = ds->footers_[it->second];
+      f.metadata.row_groups.push_back(rg);
+      for (auto& c : f.metadata.row_groups.back().columns) c.file_path.reset();
+      f.metadata.num_rows += rg.num_rows;
+    }
+    Schema schema = Schema::from_elements(footer.metadata.schema);
+    schemas.assign(ds->footers_.size(), schema);
+  } else {
+    std::set<std::string> seen;
+    for (const std::string& location : locations)
+      for (FoundFile& f : find_files(location))
+        if (seen.insert(f.location).second) found.push_back(std::move(f));
+    ds->footers_.resize(found.size());
+    schemas.resize(found.size());
+    ThreadPool pool(static_cast<int>(std::min<size_t>(static_cast<size_t>(options.threads), found.size())));
+    pool.parallel_for(found.size(), [&](size_t i) {
+      auto input = opener(found[i].location);
+      found[i].size = input->size();
+      ds->footers_[i] = file::read_footer(*input, options.reader.footer);
+      try {
+        schemas[i] = Schema::from_elements(ds->footers_[i].metadata.schema);
+      } catch (const Error& e) {
+        throw e.with_context("invalid schema").within({.file = found[i].location});
+      }
+    });
+  }
+
+  // Partition folders: every file must have the same keys, in one order.
+  std::vector<std::vector<std::optional<std::string>>> values(found.size());
+  if (options.hive_partitioning) {
+    std::vector<std::string> keys;
+    for (size_t i = 0; i < found.size(); ++i) {
+      auto folders = hive_folders(found[i].relative);
+      std::vector<std::string> these;
+      for (auto& [k, v] : folders) {
+        if (std::find(these.begin(), these.end(), k) != these.end())
+          throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location},
+                      "the partition key '" + k + "' appears twice in the path");
+        these.push_back(k);
+        values[i].push_back(std::move(v));
+      }
+      if (i == 0) {
+        keys = these;
+      } else if (these != keys) {
+        throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location},
+                    "its partition folders differ from those of " + found[0].location);
+      }
+    }
+    ds->partition_columns_ = keys;
+  }
+
+  // The files' columns made one.
+  std::vector<UnifiedField> fields;
+  ds->file_columns_.resize(found.size());
+  const bool by_id = options.schema_match == SchemaMatch::kByFieldId;
+  std::vector<std::vector<Widening>> widen;  // per field, per file
+  for (size_t i = 0; i < found.size(); ++i) {
+    const Schema& s = schemas[i];
+    const SchemaNode& root = s.root();
+    std::vector<bool> present(fields.size(), false);
+    for (size_t c = 0; c < root.num_children(); ++c) {
+      const SchemaNode& node = root.child(c);
+      if (std::find(ds->partition_columns_.begin(), ds->partition_columns_.end(), node.name()) !=
+          ds->partition_columns_.end())
+        continue;  // the folder's value stands for the column
+      if (by_id && !node.field_id())
+        throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = node.name()},
+                    "the column has no field id to match by");
+      size_t u = 0;
+      for (; u < fields.size(); ++u)
+        if (by_id ? fields[u].field_id == node.field_id() : fields[u].name == node.name()) break;
+      if (u == fields.size()) {
+        UnifiedField f;
+        f.name = node.name();
+        f.field_id = node.field_id();
+        const size_t at = node.element_index();
+        f.elements.assign(s.elements().begin() + static_cast<std::ptrdiff_t>(at),
+                          s.elements().begin() + static_cast<std::ptrdiff_t>(at + subtree_size(s.elements(), at)));
+        f.first_file = i;
+        f.first_field = c;
+        f.optional = i > 0;  // earlier files lack it
+        fields.push_back(std::move(f));
+        present.push_back(true);
+        widen.emplace_back(found.size(), Widening::kNone);
+      } else {
+        if (present[u])
+          throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = node.name()},
+                      by_id ? "two columns have one field id" : "two top-level columns have one name");
+        present[u] = true;
+        const SchemaNode& first = schemas[fields[u].first_file].root().child(fields[u].first_field);
+        if (!same_tree(first, node, true)) {
+          const Widening w = widening(first, node);
+          if (w == Widening::kNone)
+            throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = fields[u].name},
+                        "the column is " + describe(node) + " here but " + describe(first) + " in " +
+                            found[fields[u].first_file].location + ": they cannot be one column");
+          widen[u][i] = w;
+          widen[u][fields[u].first_file] = w;
+        }
+      }
+      if (node.repetition() != format::FieldRepetitionType::REQUIRED) fields[u].optional = true;
+      ds->file_columns_[i].field_of.resize(fields.size(), -1);
+      ds->file_columns_[i].field_of[u] = static_cast<int>(c);
+    }
+    for (size_t u = 0; u < fields.size(); ++u)
+      if (u >= present.size() || !present[u]) fields[u].optional = true;
+  }
+  for (auto& fc : ds->file_columns_) fc.field_of.resize(fields.size(), -1);
+
+  // The unified elements: the root, each field's subtree, the partitions.
+  std::vector<format::SchemaElement> elements(1);
+  elements[0].name = "schema";
+  elements[0].num_children = static_cast<int32_t>(fields.size() + ds->partition_columns_.size());
+  for (size_t u = 0; u < fields.size(); ++u) {
+    std::vector<format::SchemaElement> sub = fields[u].elements;
+    if (fields[u].optional && sub[0].repetition_type == format::FieldRepetitionType::REQUIRED)
+      sub[0].repetition_type = format::FieldRepetitionType::OPTIONAL;
+    const bool any_widened =
+        std::any_of(widen[u].begin(), widen[u].end(), [](Widening w) { return w != Widening::kNone; });
+    if (any_widened) {
+      const Widening w =
+          *std::find_if(widen[u].begin(), widen[u].end(), [](Widening x) { return x != Widening::kNone; });
+      format::SchemaElement& e = sub[0];
+      if (w == Widening::kToInt64) {
+        e.type = format::Type::INT64;
+        if (e.logical_type && e.logical_type->INTEGER) e.logical_type->INTEGER = format::IntType{64, true};
+        if (e.converted_type) e.converted_type = format::ConvertedType::INT_64;
+      } else {
+        e.type = format::Type::DOUBLE;
+      }
+    }
+    elements.insert(elements.end(), sub.begin(), sub.end());
+  }
+  for (size_t p = 0; p < ds->partition_columns_.size(); ++p) {
+    const std::string& key = ds->partition_columns_[p];
+    std::optional<ValueType> declared;
+    for (const auto& [name, type] : options.partition_types)
+      if (name == key) declared = type;
+    std::vector<std::optional<std::string>> column;
+    for (const auto& v : values) column.push_back(v[p]);
+    elements.push_back(leaf_element(key, declared ? *declared : inferred_type(column)));
+  }
+  ds->schema_ = Schema::from_elements(elements);
+
+  // Every partition value must parse as its column's type.
+  for (size_t p = 0; p < ds->partition_columns_.size(); ++p) {
+    const ColumnDescriptor& column = ds->schema_.column(ds->schema_.num_columns() - ds->partition_columns_.size() + p);
+    for (size_t i = 0; i < found.size(); ++i)
+      if (values[i][p]) try {
+          (void)filter::physical_value_from_text(column, *values[i][p]);
+        } catch (const Error& e) {
+          throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = column.dotted_path()},
+                      "the partition value '" + *values[i][p] + "' is not of the column's type: " + e.detail());
+        }
+  }
+  for (size_t i = 0; i < found.size(); ++i)
+    ds->files_.push_back({std::move(found[i].location), found[i].size, std::move(values[i])});
+  return ds;
+}
+
+std::shared_ptr<const Dataset> Dataset::open(const std::vector<std::string>& locations, const DatasetOptions& options) {
+  return DatasetBuilder::build(locations, options);
+}
+
+int64_t Dataset::num_rows() const {
+  int64_t n = 0;
+  for (const auto& f : footers_) n += f.metadata.num_rows;
+  return n;
+}
+
+std::unique_ptr<FileReader> Dataset::open_file(size_t i) const {
+  const DatasetFile& f = files_.at(i);
+  ReaderOptions reader = options_.reader;
+  reader.opener = dataset::opener_of(options_);
+  // Local files are mapped (the default access); a caller's opener may
+  // give anything, and remote inputs copy.
+  const bool resident = !options_.reader.opener && options_.reader.access == io::FileAccess::kMemoryMap &&
+                        f.location.find("://") == std::string::npos;
+  return FileReader::open(std::make_unique<dataset::LazyInput>(f.location, f.size, reader.opener, resident),
+                          footers_.at(i), reader);
+}
+
+bool is_dataset_location(const std::string& location) {
+  if (dataset::has_glob(location) || dataset::is_summary_file(location)) return true;
+  std::error_code ec;
+  return std::filesystem::is_directory(location, ec);
+}
+
+}  // namespace parq
