@@ -312,10 +312,7 @@ format::SchemaElement leaf_element(const std::string& name, const ValueType& typ
   return e;
 }
 
-InputOpener opener_of(const DatasetOptions& options) {
-  if (options.reader.opener) return options.reader.opener;
-  return [access = options.reader.access](const std::string& location) { return io::open_file(location, access); };
-}
+InputOpener opener_of(const DatasetOptions& options) { return input_opener(options.reader); }
 
 }  // namespace
 }  // namespace dataset
@@ -374,7 +371,7 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
   } else {
     std::set<std::string> seen;
     for (const std::string& location : locations)
-      for (FoundFile& f : find_files(location))
+      for (FoundFile& f : find_files(location, options.reader.remote))
         if (seen.insert(f.location).second) found.push_back(std::move(f));
     ds->footers_.resize(found.size());
     schemas.resize(found.size());
@@ -547,6 +544,11 @@ std::unique_ptr<FileReader> Dataset::open_file(size_t i) const {
 }
 
 bool is_dataset_location(const std::string& location) {
+  if (io::is_url(location)) {
+    const size_t scheme = location.find("://") + 3;
+    return location.find_first_of("*?[", scheme) != std::string::npos || location.back() == '/' ||
+           dataset::is_summary_file(location);
+  }
   if (dataset::has_glob(location) || dataset::is_summary_file(location)) return true;
   std::error_code ec;
   return std::filesystem::is_directory(location, ec);

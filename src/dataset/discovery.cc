@@ -165,7 +165,50 @@ bool is_summary_file(std::string_view location) {
   return name == "_metadata";
 }
 
-std::vector<FoundFile> find_files(const std::string& location) {
+namespace {
+
+std::vector<FoundFile> find_objects(const std::string& url, const io::RemoteOptions& remote) {
+  std::vector<FoundFile> out;
+  const size_t scheme = url.find("://") + 3;
+  // The listing's prefix: up to the first component with a glob character
+  // (or all of a folder's URL); the rest is matched against the keys.
+  size_t glob_at = url.find_first_of("*?[", scheme);
+  std::string prefix, pattern;
+  if (glob_at == std::string::npos) {
+    if (url.back() != '/') {
+      const size_t slash = url.rfind('/');
+      out.push_back({url, 0, url.substr(slash + 1)});
+      return out;
+    }
+    prefix = url;
+  } else {
+    const size_t slash = url.rfind('/', glob_at);
+    prefix = url.substr(0, slash + 1);
+    pattern = url.substr(slash + 1);
+  }
+  for (io::ObjectInfo& o : io::list_objects(prefix, remote)) {
+    if (o.url.compare(0, prefix.size(), prefix) != 0) continue;
+    std::string rel = o.url.substr(prefix.size());
+    if (pattern.empty()) {
+      bool skip = false;
+      for (std::string_view part : split_path(rel)) skip |= hidden(part);
+      if (skip) continue;
+    } else if (!match_parts(split_path(pattern), 0, split_path(rel), 0)) {
+      continue;
+    }
+    out.push_back({std::move(o.url), o.size, std::move(rel)});
+  }
+  std::sort(out.begin(), out.end(), [](const FoundFile& a, const FoundFile& b) { return a.location < b.location; });
+  if (out.empty())
+    throw Error(ErrorKind::kInvalidArgument, {.file = url},
+                pattern.empty() ? "no object under the prefix" : "no object matches the glob");
+  return out;
+}
+
+}  // namespace
+
+std::vector<FoundFile> find_files(const std::string& location, const io::RemoteOptions& remote) {
+  if (io::is_url(location)) return find_objects(location, remote);
   std::vector<FoundFile> out;
   if (!has_glob(location)) {
     std::error_code ec;

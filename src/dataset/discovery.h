@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "parq/io/remote.h"
+
 namespace parq::dataset {
 
 struct FoundFile {
@@ -28,9 +30,11 @@ bool glob_match(std::string_view pattern, std::string_view path);
 
 // The files one location names, sorted by location: a file (its relative
 // part is its name alone), a folder (every file below it, hidden and
-// underscore components left out), or a glob. Throws parq::Error
+// underscore components left out), or a glob. URLs likewise, an object
+// store's prefix ending in '/' being its folder (listed with `remote`);
+// a URL without either is one object. Throws parq::Error
 // (kInvalidArgument) when nothing exists there or nothing matches.
-std::vector<FoundFile> find_files(const std::string& location);
+std::vector<FoundFile> find_files(const std::string& location, const io::RemoteOptions& remote = {});
 
 // Whether the path's last component is a summary file.
 bool is_summary_file(std::string_view location);

@@ -3,6 +3,7 @@
 #include "parq/file/file_reader.h"
 
 #include "parq/error.h"
+#include "parq/io/location.h"
 
 namespace parq {
 namespace {
@@ -33,8 +34,15 @@ void check_row_groups(const std::string& name, const format::FileMetaData& md, c
 
 }  // namespace
 
-std::unique_ptr<FileReader> FileReader::open(const std::string& path, const ReaderOptions& options) {
-  return open(io::open_file(path, options.access), options);
+InputOpener input_opener(const ReaderOptions& options) {
+  if (options.opener) return options.opener;
+  return [o = io::LocationOptions{options.access, options.remote}](const std::string& location) {
+    return io::open_location(location, o);
+  };
+}
+
+std::unique_ptr<FileReader> FileReader::open(const std::string& location, const ReaderOptions& options) {
+  return open(input_opener(options)(location), options);
 }
 
 std::unique_ptr<FileReader> FileReader::open(std::unique_ptr<io::RandomAccessInput> input,
@@ -56,9 +64,7 @@ std::unique_ptr<FileReader> FileReader::open(std::unique_ptr<io::RandomAccessInp
     throw Error(ErrorKind::kCorrupt, {.file = input->name()},
                 "negative row count in the footer (" + std::to_string(footer.metadata.num_rows) + ")");
   check_row_groups(input->name(), footer.metadata, schema);
-  InputOpener opener = options.opener;
-  if (!opener)
-    opener = [access = options.access](const std::string& location) { return io::open_file(location, access); };
+  InputOpener opener = input_opener(options);
   return std::unique_ptr<FileReader>(
       new FileReader(std::move(input), std::move(footer), std::move(schema), std::move(opener)));
 }

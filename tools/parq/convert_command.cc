@@ -11,6 +11,7 @@
 #include <string>
 
 #include "args.h"
+#include "batch_sink.h"
 #include "command.h"
 #include "list_options.h"
 #include "parq/error.h"
@@ -166,7 +167,7 @@ int text_to_parquet(const Args& args, const std::string& in_path, Kind kind, con
   }
 
   WriteOptions options = parse_write_options(args);
-  auto writer = FileWriter::open(out_path, schema, options);
+  BatchSink writer(out_path, schema, options, args);
   text::BatchBuilder builder(types);
   Progress progress(data.size());
   int64_t rows = 0;
@@ -176,12 +177,12 @@ int text_to_parquet(const Args& args, const std::string& in_path, Kind kind, con
     } catch (const Error& e) {
       throw e.with_context(in_path + ": line " + std::to_string(line));
     }
-    if (builder.num_rows() == batch_rows) writer->write(builder.finish());
+    if (builder.num_rows() == batch_rows) writer.write(builder.finish());
     progress.update(++rows, offset);
     return true;
   });
-  if (builder.num_rows() > 0) writer->write(builder.finish());
-  writer->close();
+  if (builder.num_rows() > 0) writer.write(builder.finish());
+  writer.close();
   return 0;
 }
 
@@ -220,15 +221,17 @@ int parquet_to_text(const Args& args, const std::string& in_path, Kind kind, con
 }
 
 int run_convert(const std::vector<std::string>& argv) {
-  Args args(argv, with_write_options({{"from", true},
-                                      {"to", true},
-                                      {"schema", true},
-                                      {"delimiter", true},
-                                      {"infer-rows", true},
-                                      {"batch-rows", true}}));
+  Args args(argv, with_partition_options(with_write_options({{"from", true},
+                                                             {"to", true},
+                                                             {"schema", true},
+                                                             {"delimiter", true},
+                                                             {"infer-rows", true},
+                                                             {"batch-rows", true}})));
   const auto& paths = args.expect_positionals({"IN", "OUT"});
   const Kind from = args.value("from") ? kind_of(*args.value("from")) : kind_of_path(paths[0], "--from");
-  const Kind to = args.value("to") ? kind_of(*args.value("to")) : kind_of_path(paths[1], "--to");
+  const Kind to = args.value("to")       ? kind_of(*args.value("to"))
+                  : writes_dataset(args) ? Kind::kParquet
+                                         : kind_of_path(paths[1], "--to");
   if ((from == Kind::kParquet) == (to == Kind::kParquet))
     throw UsageError("convert goes from CSV or JSON Lines to Parquet, or from Parquet to CSV or JSON Lines");
   if (from == Kind::kParquet) return parquet_to_text(args, paths[0], to, paths[1]);
@@ -259,7 +262,7 @@ const Command kConvertCommand = {
     "  --delimiter C            CSV field separator (,)\n"
     "  --infer-rows N           infer types from the first N rows\n"
     "  --batch-rows N           rows per batch (65536)\n"
-    "\n" PARQ_WRITE_OPTIONS_HELP,
+    "\n" PARQ_WRITE_OPTIONS_HELP "\n" PARQ_PARTITION_OPTIONS_HELP,
     run_convert,
 };
 

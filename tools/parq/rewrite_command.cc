@@ -5,6 +5,7 @@
 #include <string>
 
 #include "args.h"
+#include "batch_sink.h"
 #include "command.h"
 #include "list_options.h"
 #include "parq/file/batch_reader.h"
@@ -15,7 +16,7 @@ namespace parq::tool {
 namespace {
 
 int run_rewrite(const std::vector<std::string>& argv) {
-  Args args(argv, with_write_options({{"batch-rows", true}, {"no-verify-crc", false}}));
+  Args args(argv, with_partition_options(with_write_options({{"batch-rows", true}, {"no-verify-crc", false}})));
   const auto& paths = args.expect_positionals({"IN", "OUT"});
   WriteOptions options = parse_write_options(args);
   ReadOptions read;
@@ -25,10 +26,10 @@ int run_rewrite(const std::vector<std::string>& argv) {
 
   auto in = FileReader::open(paths[0]);
   if (in->metadata().key_value_metadata) options.key_value_metadata = *in->metadata().key_value_metadata;
-  auto writer = FileWriter::open(paths[1], in->schema(), options);
+  BatchSink sink(paths[1], in->schema(), options, args);
   auto source = read_batches(*in, read);
-  writer->write_all(*source);
-  writer->close();
+  sink.write_all(*source);
+  sink.close();
   return 0;
 }
 
@@ -45,7 +46,7 @@ const Command kRewriteCommand = {
     "\n"
     "  --batch-rows N           rows read at a time (65536)\n"
     "  --no-verify-crc          read IN without checking page checksums\n"
-    "\n" PARQ_WRITE_OPTIONS_HELP,
+    "\n" PARQ_WRITE_OPTIONS_HELP "\n" PARQ_PARTITION_OPTIONS_HELP,
     run_rewrite,
 };
 

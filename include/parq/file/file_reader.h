@@ -13,6 +13,7 @@
 #include "parq/file/footer.h"
 #include "parq/format/metadata.h"
 #include "parq/io/input.h"
+#include "parq/io/remote.h"
 #include "parq/schema/schema.h"
 
 namespace parq {
@@ -23,16 +24,19 @@ namespace parq {
 using InputOpener = std::function<std::unique_ptr<io::RandomAccessInput>(const std::string& location)>;
 
 struct ReaderOptions {
-  io::FileAccess access = io::FileAccess::kMemoryMap;
+  io::FileAccess access = io::FileAccess::kMemoryMap;  // local files
+  io::RemoteOptions remote;                            // URLs
   file::FooterOptions footer;
   // Opens the files of chunks stored elsewhere (a summary file's
-  // `file_path`); empty: local files with `access`.
+  // `file_path`) and a dataset's files; empty: io::open_location with
+  // `access` and `remote`.
   InputOpener opener;
 };
 
 class FileReader {
  public:
-  static std::unique_ptr<FileReader> open(const std::string& path, const ReaderOptions& options = {});
+  // A path or a URL (io::open_location).
+  static std::unique_ptr<FileReader> open(const std::string& location, const ReaderOptions& options = {});
   static std::unique_ptr<FileReader> open(std::unique_ptr<io::RandomAccessInput> input,
                                           const ReaderOptions& options = {});
   // A file whose footer the caller has read already (a dataset keeps its
@@ -79,5 +83,9 @@ class FileReader {
 // parq::Error (kCorrupt) for an absolute path, an empty one, or one whose
 // ".." leave that folder.
 std::string resolve_chunk_path(const std::string& base, const std::string& file_path);
+
+// The opener `options` ask for: theirs, or io::open_location with their
+// access and remote options.
+InputOpener input_opener(const ReaderOptions& options);
 
 }  // namespace parq

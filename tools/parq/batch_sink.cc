@@ -1,0 +1,54 @@
+// One file or a partitioned folder; see batch_sink.h.
+#include "batch_sink.h"
+
+#include "list_options.h"
+
+namespace parq::tool {
+
+std::vector<OptionSpec> with_partition_options(std::vector<OptionSpec> own) {
+  own.push_back({"partition-by", true});
+  own.push_back({"max-rows-per-file", true});
+  own.push_back({"max-bytes-per-file", true});
+  own.push_back({"summary", false});
+  return own;
+}
+
+bool writes_dataset(const Args& args) {
+  return args.value("partition-by") || args.value("max-rows-per-file") || args.value("max-bytes-per-file") ||
+         args.flag("summary");
+}
+
+BatchSink::BatchSink(const std::string& out, const Schema& schema, const WriteOptions& options, const Args& args) {
+  if (!writes_dataset(args)) {
+    file_ = FileWriter::open(out, schema, options);
+    return;
+  }
+  DatasetWriteOptions d;
+  d.write = options;
+  if (auto v = args.value("partition-by")) d.partition_by = split_list(*v);
+  if (auto v = args.value("max-rows-per-file")) d.max_rows_per_file = parse_count("max-rows-per-file", *v);
+  if (auto v = args.value("max-bytes-per-file")) d.max_bytes_per_file = parse_count("max-bytes-per-file", *v);
+  d.write_summary = args.flag("summary");
+  dataset_ = DatasetWriter::open(out, schema, d);
+}
+
+void BatchSink::write(const RecordBatch& batch) {
+  if (file_)
+    file_->write(batch);
+  else
+    dataset_->write(batch);
+}
+
+void BatchSink::write_all(BatchSource& source) {
+  RecordBatch batch;
+  while (source.next(batch)) write(batch);
+}
+
+void BatchSink::close() {
+  if (file_)
+    file_->close();
+  else
+    dataset_->close();
+}
+
+}  // namespace parq::tool
