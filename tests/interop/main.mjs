@@ -5,7 +5,9 @@
 //         under a matrix of codecs, page versions, dictionary modes, encodings
 //         and bloom filters), parq and every engine read the source's rows back,
 //         and DuckDB sees the expected footer and bloom filters.
-// Env: INTEROP_PART=read|write (default both), INTEROP_ENGINES, INTEROP_KEEP.
+//  dataset: Hive-partitioned folders with schema drift written by DuckDB and
+//         by parq read alike by both (datasets.mjs).
+// Env: INTEROP_PART=read|write|dataset (default all), INTEROP_ENGINES, INTEROP_KEEP.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +18,8 @@ import { writeDuckDB, writePolars, writeParquetWasm, writeHyparquet } from './wr
 import { readDuckDB, readPolars, readParquetWasm, readHyparquet } from './readers.mjs';
 import { compareRows } from './canonical.mjs';
 import { runWriterDirection } from './wmain.mjs';
+import { runDatasetDirection } from './datasets.mjs';
+import { duckdb } from './readers.mjs';
 
 const run = promisify(execFile);
 const parq = process.argv[2];
@@ -29,7 +33,7 @@ const engines = [
   ['polars', writePolars, readPolars],
   ['parquet-wasm', writeParquetWasm, readParquetWasm],
   ['hyparquet', writeHyparquet, readHyparquet],
-].filter(([n]) => (!only || only.includes(n)) && part !== 'write');
+].filter(([n]) => (!only || only.includes(n)) && (part === 'all' || part === 'read'));
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parq-interop-'));
 const ds = buildDataset();
@@ -63,8 +67,17 @@ for (const [name, write, read] of engines) {
 }
 for (const s of skips) console.log(s);
 for (const [n, s] of Object.entries(stats)) console.log(`${n}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
-if (part !== 'write') console.log(`read: ${passed} passed, ${failed} failed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-if (part !== 'read') {
+if (part === 'all' || part === 'read') console.log(`read: ${passed} passed, ${failed} failed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+if ((part === 'all' || part === 'dataset') && (!only || only.includes('duckdb'))) {
+  try {
+    const d = await runDatasetDirection({ parq, dir, duck: await duckdb() });
+    passed += d.passed; failed += d.failed;
+  } catch (e) {
+    console.log(`dataset | - | - | FAIL: dataset direction crashed: ${e.stack}`);
+    failed++;
+  }
+}
+if (part === 'all' || part === 'write') {
   try {
     const w = await runWriterDirection({ parq, dir, only });
     passed += w.passed; failed += w.failed;
