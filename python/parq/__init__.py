@@ -50,6 +50,7 @@ from ._reader import (
     read_table,
 )
 from ._writer import ParquetWriter, write_table, writer_options
+from ._dataset import Dataset, dataset, write_dataset
 from .splits import Split, plan_splits
 from ._filters import to_text as filter_to_text
 
@@ -60,6 +61,7 @@ __all__ = [
     "ColumnChunkMetaData",
     "ColumnSchema",
     "CorruptFileError",
+    "Dataset",
     "FileMetaData",
     "InvalidArgumentError",
     "LimitError",
@@ -86,4 +88,6 @@ __all__ = [
     "write_table",
     "writer_options",
     "__version__",
+    "dataset",
+    "write_dataset",
 ]

@@ -424,7 +424,8 @@ def read_table(
 ) -> Table:
     """Reads a Parquet file into a Table.
 
-    ``source`` is a path, bytes-like data or a binary file object. ``columns`` are dotted
+    ``source`` is a path or URL, bytes-like data or a binary file object; or several
+    files (a folder, a glob, a list, a ``_metadata`` file: see ``Dataset``). ``columns`` are dotted
     paths; ``filter`` (or pyarrow's name, ``filters``) a text in ``parq cat --where``
     syntax or a list of ``(column, op, value)`` tuples (AND), or a list of such lists (OR
     of ANDs), with ops ``=``, ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``, ``in``,
@@ -434,6 +435,20 @@ def read_table(
     does not match."""
     if filter is not None and filters is not None:
         raise InvalidArgumentError("give filter or filters, not both")
+    from ._dataset import Dataset, is_dataset_source
+
+    if is_dataset_source(source):
+        if row_groups is not None:
+            raise InvalidArgumentError("row_groups names row groups of one file, not of a dataset")
+        return Dataset(source, threads=threads).to_table(
+            columns=columns,
+            filter=filter if filter is not None else filters,
+            threads=threads,
+            batch_rows=batch_rows,
+            use_threads=use_threads,
+            memory_limit=memory_limit,
+            verify_crc=verify_crc,
+        )
     f = ParquetFile(source)
     try:
         return f.read(

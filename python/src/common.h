@@ -43,6 +43,7 @@ ArrowArray* array_in(nb::handle capsule);
 ArrowArrayStream* stream_in(nb::handle capsule);
 
 void register_errors(nb::module_& m);
+void register_datasets(nb::module_& m);
 void register_data(nb::module_& m);
 void register_reading(nb::module_& m);
 void register_writing(nb::module_& m);

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "common.h"
+#include "parq/file/file_writer.h"
+#include "parq/filter/expression.h"
 
 namespace parq::python {
 
@@ -55,6 +57,16 @@ class PyReader {
   bool exported_ = false;
   bool failed_ = false;
 };
+
+// A filter as parq/_filters.py hands it over (text, or DNF tuples of
+// normalized literals); null for None (reading.cc).
+filter::ExpressionPtr filter_of(const nb::handle& spec);
+
+// WriteOptions from the dict parq/_writer.py builds (writing.cc).
+WriteOptions write_options(const nb::dict& o);
+// An arrow_array_stream's schema, asked without taking the stream
+// (writing.cc).
+Schema stream_schema(ArrowArrayStream* stream);
 
 // A zero-row copy of `batch`'s shape.
 Prototype prototype_of(const RecordBatch& batch);

@@ -9,4 +9,5 @@ NB_MODULE(_parq, m) {
   parq::python::register_data(m);
   parq::python::register_reading(m);
   parq::python::register_writing(m);
+  parq::python::register_datasets(m);
 }

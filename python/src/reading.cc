@@ -104,18 +104,6 @@ ExpressionPtr term_of(const TermSpec& term) {
               ErrorKind::kInvalidArgument);
 }
 
-ExpressionPtr filter_of(const nb::handle& spec) {
-  if (spec.is_none()) return nullptr;
-  if (nb::isinstance<nb::str>(spec)) return filter::parse_filter(nb::cast<std::string>(spec));
-  std::vector<ExpressionPtr> disjuncts;
-  for (const auto& conjunction : nb::cast<std::vector<std::vector<TermSpec>>>(spec)) {
-    std::vector<ExpressionPtr> terms;
-    for (const TermSpec& t : conjunction) terms.push_back(term_of(t));
-    disjuncts.push_back(terms.size() == 1 ? terms[0] : Expression::all_of(std::move(terms)));
-  }
-  return disjuncts.size() == 1 ? disjuncts[0] : Expression::any_of(std::move(disjuncts));
-}
-
 ReadOptions read_options(const FileReader& file, std::optional<std::vector<std::string>> columns,
                          const nb::handle& filter, std::optional<std::vector<int64_t>> row_groups, int threads,
                          int64_t batch_rows, int64_t memory_limit, bool verify_crc) {
@@ -329,6 +317,18 @@ class PyFile {
 };
 
 }  // namespace
+
+ExpressionPtr filter_of(const nb::handle& spec) {
+  if (spec.is_none()) return nullptr;
+  if (nb::isinstance<nb::str>(spec)) return filter::parse_filter(nb::cast<std::string>(spec));
+  std::vector<ExpressionPtr> disjuncts;
+  for (const auto& conjunction : nb::cast<std::vector<std::vector<TermSpec>>>(spec)) {
+    std::vector<ExpressionPtr> terms;
+    for (const TermSpec& t : conjunction) terms.push_back(term_of(t));
+    disjuncts.push_back(terms.size() == 1 ? terms[0] : Expression::all_of(std::move(terms)));
+  }
+  return disjuncts.size() == 1 ? disjuncts[0] : Expression::any_of(std::move(disjuncts));
+}
 
 void register_reading(nb::module_& m) {
   nb::class_<PyFile>(m, "_File", "An open Parquet file (see parq.ParquetFile).")

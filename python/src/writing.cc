@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common.h"
+#include "data.h"
 #include "parq/arrow/c_import.h"
 #include "parq/compression/codec.h"
 #include "parq/error.h"
@@ -63,80 +64,6 @@ double fraction(const nb::dict& o, const char* key, bool open_interval) {
 }
 
 // The options as parq/_writer.py normalizes them: every key optional.
-WriteOptions write_options(const nb::dict& o) {
-  WriteOptions w;
-  auto has = [&](const char* key) { return o.contains(key) && !o[key].is_none(); };
-  nb::object level = has("compression_level") ? nb::object(o["compression_level"]) : nb::none();
-  if (has("codec")) {
-    w.codec = codec_of(nb::cast<std::string>(o["codec"]), level);
-  } else if (!level.is_none()) {
-    w.codec = codec_of(format::to_string(w.codec.id), level);
-  }
-  if (has("column_codecs")) {
-    for (auto& [col, codec] : nb::cast<std::map<std::string, std::string>>(o["column_codecs"]))
-      w.columns[col].codec = codec_of(codec, level);
-  }
-  if (has("page_version")) {
-    int v = nb::cast<int>(o["page_version"]);
-    if (v != 1 && v != 2) invalid("page_version must be 1 or 2");
-    w.page_version = v;
-  }
-  if (has("dictionary")) w.dictionary = nb::cast<bool>(o["dictionary"]);
-  if (has("column_dictionary")) {
-    for (auto& [col, on] : nb::cast<std::map<std::string, bool>>(o["column_dictionary"]))
-      w.columns[col].dictionary = on;
-  }
-  if (has("dictionary_bytes")) w.dictionary_limits.max_bytes = static_cast<size_t>(positive(o, "dictionary_bytes", 0));
-  if (has("dictionary_entries"))
-    w.dictionary_limits.max_entries = static_cast<size_t>(positive(o, "dictionary_entries", 0));
-  if (has("row_group_rows")) w.row_group_rows = positive(o, "row_group_rows");
-  if (has("row_group_bytes")) w.row_group_bytes = positive(o, "row_group_bytes");
-  if (has("page_bytes")) w.page_bytes = positive(o, "page_bytes");
-  if (has("page_rows")) w.page_rows = positive(o, "page_rows", 0);
-  if (has("statistics")) w.statistics = nb::cast<bool>(o["statistics"]);
-  if (has("page_index")) w.page_index = nb::cast<bool>(o["page_index"]);
-  if (has("crc")) w.page_crc = nb::cast<bool>(o["crc"]);
-  if (has("min_saving")) w.min_compression_saving = fraction(o, "min_saving", false);
-  if (has("max_statistics_bytes")) w.max_statistics_bytes = static_cast<size_t>(positive(o, "max_statistics_bytes", 0));
-  if (has("threads")) w.threads = static_cast<int>(positive(o, "threads"));
-  // --encoding uses the encoding throughout; --fallback keeps the
-  // dictionary first and turns to it once the dictionary is full.
-  if (has("encoding")) {
-    for (auto& [col, enc] : nb::cast<std::map<std::string, std::string>>(o["encoding"])) {
-      w.columns[col].encoding = encoding_of(enc);
-      w.columns[col].dictionary = false;
-    }
-  }
-  if (has("fallback")) {
-    for (auto& [col, enc] : nb::cast<std::map<std::string, std::string>>(o["fallback"])) {
-      w.columns[col].encoding = encoding_of(enc);
-      w.columns[col].dictionary = true;
-    }
-  }
-  double fpp = has("bloom_fpp") ? fraction(o, "bloom_fpp", true) : 0.01;
-  if (has("bloom_filter")) {
-    for (const std::string& col : nb::cast<std::vector<std::string>>(o["bloom_filter"]))
-      w.columns[col].bloom_filter = BloomFilterOptions{0, fpp};
-  }
-  if (has("column_statistics")) {
-    for (auto& [col, on] : nb::cast<std::map<std::string, bool>>(o["column_statistics"]))
-      w.columns[col].statistics = on;
-  }
-  // Pairs of bytes (values may be None): keys and values need not be UTF-8.
-  if (has("key_value_metadata")) {
-    for (nb::handle pair : nb::cast<nb::list>(o["key_value_metadata"])) {
-      auto [k, v] = nb::cast<std::pair<nb::bytes, nb::object>>(pair);
-      format::KeyValue kv{std::string(k.c_str(), k.size()), std::nullopt};
-      if (!v.is_none()) {
-        auto value = nb::cast<nb::bytes>(v);
-        kv.value = std::string(value.c_str(), value.size());
-      }
-      w.key_value_metadata.push_back(std::move(kv));
-    }
-  }
-  if (has("created_by")) w.created_by = nb::cast<std::string>(o["created_by"]);
-  return w;
-}
 
 template <class T>
 struct Released {
@@ -146,18 +73,6 @@ struct Released {
     if (value.release != nullptr) value.release(&value);
   }
 };
-
-// The stream's schema, asked without taking the stream.
-Schema stream_schema(ArrowArrayStream* stream) {
-  Released<ArrowSchema> schema;
-  if (int rc = stream->get_schema(stream, &schema.value); rc != 0) {
-    const char* message = stream->get_last_error != nullptr ? stream->get_last_error(stream) : nullptr;
-    throw Error(std::string("Arrow import: stream get_schema failed (error ") + std::to_string(rc) + ")" +
-                    (message != nullptr ? std::string(": ") + message : std::string()),
-                ErrorKind::kInvalidArgument);
-  }
-  return import_schema(&schema.value);
-}
 
 void check_same(const Schema& writer, const Schema& data) {
   if (writer.to_string() == data.to_string()) return;
@@ -246,6 +161,93 @@ class PyWriter {
 };
 
 }  // namespace
+
+// The stream's schema, asked without taking the stream.
+Schema stream_schema(ArrowArrayStream* stream) {
+  Released<ArrowSchema> schema;
+  if (int rc = stream->get_schema(stream, &schema.value); rc != 0) {
+    const char* message = stream->get_last_error != nullptr ? stream->get_last_error(stream) : nullptr;
+    throw Error(std::string("Arrow import: stream get_schema failed (error ") + std::to_string(rc) + ")" +
+                    (message != nullptr ? std::string(": ") + message : std::string()),
+                ErrorKind::kInvalidArgument);
+  }
+  return import_schema(&schema.value);
+}
+
+WriteOptions write_options(const nb::dict& o) {
+  WriteOptions w;
+  auto has = [&](const char* key) { return o.contains(key) && !o[key].is_none(); };
+  nb::object level = has("compression_level") ? nb::object(o["compression_level"]) : nb::none();
+  if (has("codec")) {
+    w.codec = codec_of(nb::cast<std::string>(o["codec"]), level);
+  } else if (!level.is_none()) {
+    w.codec = codec_of(format::to_string(w.codec.id), level);
+  }
+  if (has("column_codecs")) {
+    for (auto& [col, codec] : nb::cast<std::map<std::string, std::string>>(o["column_codecs"]))
+      w.columns[col].codec = codec_of(codec, level);
+  }
+  if (has("page_version")) {
+    int v = nb::cast<int>(o["page_version"]);
+    if (v != 1 && v != 2) invalid("page_version must be 1 or 2");
+    w.page_version = v;
+  }
+  if (has("dictionary")) w.dictionary = nb::cast<bool>(o["dictionary"]);
+  if (has("column_dictionary")) {
+    for (auto& [col, on] : nb::cast<std::map<std::string, bool>>(o["column_dictionary"]))
+      w.columns[col].dictionary = on;
+  }
+  if (has("dictionary_bytes")) w.dictionary_limits.max_bytes = static_cast<size_t>(positive(o, "dictionary_bytes", 0));
+  if (has("dictionary_entries"))
+    w.dictionary_limits.max_entries = static_cast<size_t>(positive(o, "dictionary_entries", 0));
+  if (has("row_group_rows")) w.row_group_rows = positive(o, "row_group_rows");
+  if (has("row_group_bytes")) w.row_group_bytes = positive(o, "row_group_bytes");
+  if (has("page_bytes")) w.page_bytes = positive(o, "page_bytes");
+  if (has("page_rows")) w.page_rows = positive(o, "page_rows", 0);
+  if (has("statistics")) w.statistics = nb::cast<bool>(o["statistics"]);
+  if (has("page_index")) w.page_index = nb::cast<bool>(o["page_index"]);
+  if (has("crc")) w.page_crc = nb::cast<bool>(o["crc"]);
+  if (has("min_saving")) w.min_compression_saving = fraction(o, "min_saving", false);
+  if (has("max_statistics_bytes")) w.max_statistics_bytes = static_cast<size_t>(positive(o, "max_statistics_bytes", 0));
+  if (has("threads")) w.threads = static_cast<int>(positive(o, "threads"));
+  // --encoding uses the encoding throughout; --fallback keeps the
+  // dictionary first and turns to it once the dictionary is full.
+  if (has("encoding")) {
+    for (auto& [col, enc] : nb::cast<std::map<std::string, std::string>>(o["encoding"])) {
+      w.columns[col].encoding = encoding_of(enc);
+      w.columns[col].dictionary = false;
+    }
+  }
+  if (has("fallback")) {
+    for (auto& [col, enc] : nb::cast<std::map<std::string, std::string>>(o["fallback"])) {
+      w.columns[col].encoding = encoding_of(enc);
+      w.columns[col].dictionary = true;
+    }
+  }
+  double fpp = has("bloom_fpp") ? fraction(o, "bloom_fpp", true) : 0.01;
+  if (has("bloom_filter")) {
+    for (const std::string& col : nb::cast<std::vector<std::string>>(o["bloom_filter"]))
+      w.columns[col].bloom_filter = BloomFilterOptions{0, fpp};
+  }
+  if (has("column_statistics")) {
+    for (auto& [col, on] : nb::cast<std::map<std::string, bool>>(o["column_statistics"]))
+      w.columns[col].statistics = on;
+  }
+  // Pairs of bytes (values may be None): keys and values need not be UTF-8.
+  if (has("key_value_metadata")) {
+    for (nb::handle pair : nb::cast<nb::list>(o["key_value_metadata"])) {
+      auto [k, v] = nb::cast<std::pair<nb::bytes, nb::object>>(pair);
+      format::KeyValue kv{std::string(k.c_str(), k.size()), std::nullopt};
+      if (!v.is_none()) {
+        auto value = nb::cast<nb::bytes>(v);
+        kv.value = std::string(value.c_str(), value.size());
+      }
+      w.key_value_metadata.push_back(std::move(kv));
+    }
+  }
+  if (has("created_by")) w.created_by = nb::cast<std::string>(o["created_by"]);
+  return w;
+}
 
 void register_writing(nb::module_& m) {
   m.def(
