@@ -10,12 +10,15 @@ packages=(
   clang libclang-rt-14-dev
   libxxhash-dev libsnappy-dev libdeflate-dev libbrotli-dev libzstd-dev liblz4-dev liblzo2-dev
   python3-dev python3-venv openjdk-17-jre-headless
+  libcurl4-openssl-dev libssl-dev nginx-light
 )
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The S3 server of the remote input tests (MinIO, built once into a cache).
+"$(dirname "$0")/install-remote-servers.sh"
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing: ${missing[*]}"

@@ -178,7 +178,7 @@ class RemoteInput : public RandomAccessInput {
   std::span<const uint8_t> view(uint64_t offset, size_t n) const override {
     if (!in_tail(offset, n)) return {};
     count_view(n);
-    stats_.ranges_from_tail.fetch_add(1, std::memory_order_relaxed);
+    if (n != 0) stats_.ranges_from_tail.fetch_add(1, std::memory_order_relaxed);
     return {tail_.data() + (offset - tail_offset_), n};
   }
 

@@ -74,7 +74,7 @@ struct RemoteOptions {
   uint64_t coalesce_gap_bytes = 1 << 20;
   // A request is at most this large (larger ranges are split and fetched in
   // parallel): 8 MiB is the part size object stores serve at full speed per
-  // connection, and a failed part costs little to retry.
+  // connection, and a failed part costs little to retry. At least 4 KiB.
   uint64_t max_request_bytes = 8 << 20;
   // Requests in flight at once per input (each on its own connection over
   // HTTP/1.1), and the bytes they may ask for together (a single request

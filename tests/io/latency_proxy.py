@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""A TCP proxy on 127.0.0.1 that delays every byte by --delay-ms in each
+direction (a round trip of twice that), for measuring the remote inputs
+under latency: this machine's kernel has no netem, so `tc qdisc ... netem
+delay` inside `unshare -n` is not an option. Bandwidth is not limited;
+order within a connection is kept. Prints its port on the first line.
+
+    latency_proxy.py --target-port 8080 --delay-ms 10
+"""
+import argparse
+import asyncio
+import time
+
+
+async def pump(reader, writer, delay):
+    queue = asyncio.Queue()
+
+    async def deliver():
+        while True:
+            due, data = await queue.get()
+            wait = due - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if data is None:
+                try:
+                    writer.close()
+                except Exception:
+                    pass
+                return
+            writer.write(data)
+
+    task = asyncio.create_task(deliver())
+    try:
+        while True:
+            data = await reader.read(1 << 16)
+            if not data:
+                break
+            queue.put_nowait((time.monotonic() + delay, data))
+    except (ConnectionError, OSError):
+        pass
+    queue.put_nowait((time.monotonic() + delay, None))
+    await task
+
+
+async def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--target-port", type=int, required=True)
+    p.add_argument("--delay-ms", type=float, default=10)
+    args = p.parse_args()
+    delay = args.delay_ms / 1000
+
+    async def handle(client_reader, client_writer):
+        try:
+            server_reader, server_writer = await asyncio.open_connection("127.0.0.1", args.target_port)
+        except OSError:
+            client_writer.close()
+            return
+        await asyncio.gather(pump(client_reader, server_writer, delay), pump(server_reader, client_writer, delay))
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+asyncio.run(main())
