@@ -46,14 +46,25 @@ class Dataset:
     these, or a ``_metadata`` summary file. Folders named ``key=value`` become columns
     (``hive=False`` turns that off); columns are matched by name (``by_field_id=True``:
     by field id), a column a file lacks reads as nulls, INT32 widens to INT64 and FLOAT
-    to DOUBLE. Opening reads every footer (on ``threads`` threads); reads open only the
-    files whose partition values and statistics the filter leaves rows in.
+    to DOUBLE. Opening reads every footer (on ``threads`` threads), except those of files
+    whose partition values rule out ``filter``; reads open only the files whose partition
+    values and statistics their filter leaves rows in.
     """
 
     def __init__(
-        self, source: Locations, *, hive: bool = True, by_field_id: bool = False, threads: Optional[int] = None
+        self,
+        source: Locations,
+        *,
+        hive: bool = True,
+        by_field_id: bool = False,
+        threads: Optional[int] = None,
+        filter: Filter = None,
     ) -> None:
-        self._dataset = _Dataset.open(_locations(source), bool(hive), bool(by_field_id), _threads(threads, None))
+        from . import _filters
+
+        self._dataset = _Dataset.open(
+            _locations(source), bool(hive), bool(by_field_id), _threads(threads, None), _filters.normalize(filter)
+        )
 
     @property
     def files(self) -> List[str]:

@@ -440,9 +440,10 @@ def read_table(
     if is_dataset_source(source):
         if row_groups is not None:
             raise InvalidArgumentError("row_groups names row groups of one file, not of a dataset")
-        return Dataset(source, threads=threads).to_table(
+        the_filter = filter if filter is not None else filters
+        return Dataset(source, threads=threads, filter=the_filter).to_table(
             columns=columns,
-            filter=filter if filter is not None else filters,
+            filter=the_filter,
             threads=threads,
             batch_rows=batch_rows,
             use_threads=use_threads,

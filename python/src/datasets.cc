@@ -21,12 +21,14 @@ namespace {
 
 class PyDataset {
  public:
-  static PyDataset open(const std::vector<std::string>& locations, bool hive, bool by_field_id, int threads) {
+  static PyDataset open(const std::vector<std::string>& locations, bool hive, bool by_field_id, int threads,
+                        nb::handle filter) {
     if (threads < 1) throw Error("threads must be at least 1", ErrorKind::kInvalidArgument);
     DatasetOptions options;
     options.hive_partitioning = hive;
     if (by_field_id) options.schema_match = SchemaMatch::kByFieldId;
     options.threads = threads;
+    options.filter = filter_of(filter);
     nb::gil_scoped_release release;
     return PyDataset{Dataset::open(locations, options)};
   }
@@ -74,7 +76,8 @@ class PyDataset {
 void register_datasets(nb::module_& m) {
   nb::class_<PyDataset>(m, "_Dataset", "Many Parquet files read as one table (see parq.Dataset).")
       .def_static("open", &PyDataset::open, nb::arg("locations"), nb::arg("hive"), nb::arg("by_field_id"),
-                  nb::arg("threads"), "Finds the files and reads their footers.")
+                  nb::arg("threads"), nb::arg("filter").none() = nb::none(),
+                  "Finds the files and reads the footers of those whose partition values the filter leaves in.")
       .def_prop_ro(
           "num_rows", [](const PyDataset& d) { return d.dataset().num_rows(); }, "Rows in all the files.")
       .def_prop_ro(

@@ -79,6 +79,10 @@ def test_folders_written_by_pyarrow_read_with_filters(tmp_path):
     assert sorted(picked["id"].to_pylist()) == [i for i in range(50) if i % 3 == 1 and i % 4 != 2]
     assert ds.count_rows([("year", "=", 2022)]) == sum(1 for i in range(300) if i % 3 == 2 and i % 4 != 2)
     assert ds.count_rows() == table.num_rows
+    # A filter given when opening leaves out the other years' files.
+    narrow = parq.dataset(out, filter=[("year", "=", 2021)])
+    assert 0 < len(narrow.files) < len(ds.files)
+    assert all("year=2021" in f for f in narrow.files)
 
 
 def test_summary_files_plan_reads_and_pyarrow_reads_them(tmp_path):

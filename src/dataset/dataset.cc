@@ -85,6 +85,120 @@ std::vector<std::pair<std::string, std::optional<std::string>>> hive_folders(std
   return out;
 }
 
+uint8_t test_truth(const filter::LeafTest& t, const std::optional<filter::PhysicalValue>& v) {
+  using K = filter::LeafTest::Kind;
+  if (t.kind == K::kIsNull) return v ? kFalse : kTrue;
+  if (t.kind == K::kIsNotNull) return v ? kTrue : kFalse;
+  if (!v) return kUnknown;
+  auto equal_any = [&] {
+    for (const auto& x : t.values)
+      if (filter::compare_values(t.order, *v, x) == 0) return true;
+    return false;
+  };
+  switch (t.kind) {
+    case K::kCompare: {
+      if (t.values.empty()) return kUnknown;
+      const int c = filter::compare_values(t.order, *v, t.values[0]);
+      bool r = false;
+      switch (t.op) {
+        case filter::CompareOp::kEqual:
+          r = c == 0;
+          break;
+        case filter::CompareOp::kNotEqual:
+          r = c != 0;
+          break;
+        case filter::CompareOp::kLess:
+          r = c < 0;
+          break;
+        case filter::CompareOp::kLessEqual:
+          r = c <= 0;
+          break;
+        case filter::CompareOp::kGreater:
+          r = c > 0;
+          break;
+        case filter::CompareOp::kGreaterEqual:
+          r = c >= 0;
+          break;
+      }
+      return r ? kTrue : kFalse;
+    }
+    case K::kIn:
+      return equal_any() ? kTrue : (t.list_has_null ? kUnknown : kFalse);
+    case K::kNotIn:
+      return equal_any() ? kFalse : (t.list_has_null ? kUnknown : kTrue);
+    case K::kStartsWith:
+    case K::kNotStartsWith: {
+      const std::string& p = t.values.empty() ? std::string() : t.values[0].bytes;
+      const bool starts = v->bytes.compare(0, p.size(), p) == 0 && v->bytes.size() >= p.size();
+      return (starts == (t.kind == K::kStartsWith)) ? kTrue : kFalse;
+    }
+    default:
+      return kUnknown;
+  }
+}
+
+uint8_t node_truth(const filter::FilterNode& n, const filter::BoundFilter& f,
+                   const std::vector<std::optional<filter::PhysicalValue>>& by_test) {
+  using K = filter::FilterNode::Kind;
+  switch (n.kind) {
+    case K::kTrue:
+      return kTrue;
+    case K::kFalse:
+      return kFalse;
+    case K::kUnknown:
+      return kUnknown;
+    case K::kTest:
+      return test_truth(f.tests()[n.test], by_test[n.test]);
+    case K::kAnd: {
+      uint8_t r = kTrue;
+      for (const auto& c : n.children) r = std::min(r, node_truth(c, f, by_test));
+      return r;
+    }
+    case K::kOr: {
+      uint8_t r = kFalse;
+      for (const auto& c : n.children) r = std::max(r, node_truth(c, f, by_test));
+      return r;
+    }
+  }
+  return kUnknown;
+}
+
+namespace {
+
+// partitions_may_match under `negated` NOTs: NOT pushed to the atoms, so
+// that SQL's unknown counts as false at them.
+bool may_match(const filter::Expression& e, bool negated, const Schema& partitions,
+               const std::vector<std::optional<filter::PhysicalValue>>& values) {
+  using K = filter::Expression::Kind;
+  switch (e.kind()) {
+    case K::kNot:
+      return may_match(*e.children()[0], !negated, partitions, values);
+    case K::kAnd:
+    case K::kOr: {
+      const bool conjunction = (e.kind() == K::kAnd) != negated;
+      for (const auto& c : e.children())
+        if (may_match(*c, negated, partitions, values) != conjunction) return !conjunction;
+      return conjunction;
+    }
+    default: {
+      const int column = partitions.find_column(e.column());
+      if (column < 0) return true;  // a file's column: anything
+      filter::ExpressionPtr atom = std::shared_ptr<const filter::Expression>(std::shared_ptr<void>(), &e);
+      const filter::BoundFilter f =
+          filter::BoundFilter::bind(negated ? *filter::Expression::negate(atom) : e, partitions);
+      std::vector<std::optional<filter::PhysicalValue>> by_test(f.tests().size(), values[static_cast<size_t>(column)]);
+      return node_truth(f.root(), f, by_test) == kTrue;
+    }
+  }
+}
+
+}  // namespace
+
+bool partitions_may_match(const filter::Expression& e, const Schema& partitions,
+                          const std::vector<std::optional<filter::PhysicalValue>>& values) {
+  return may_match(e, false, partitions, values);
+}
+
 Array constant_array(const std::string& name, const ValueType& type, const std::optional<filter::PhysicalValue>& value,
                      int64_t rows) {
   Array a;
@@ -373,19 +487,6 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
     for (const std::string& location : locations)
       for (FoundFile& f : find_files(location, options.reader.remote))
         if (seen.insert(f.location).second) found.push_back(std::move(f));
-    ds->footers_.resize(found.size());
-    schemas.resize(found.size());
-    ThreadPool pool(static_cast<int>(std::min<size_t>(static_cast<size_t>(options.threads), found.size())));
-    pool.parallel_for(found.size(), [&](size_t i) {
-      auto input = opener(found[i].location);
-      found[i].size = input->size();
-      ds->footers_[i] = file::read_footer(*input, options.reader.footer);
-      try {
-        schemas[i] = Schema::from_elements(ds->footers_[i].metadata.schema);
-      } catch (const Error& e) {
-        throw e.with_context("invalid schema").within({.file = found[i].location});
-      }
-    });
   }
 
   // Partition folders: every file must have the same keys, in one order.
@@ -411,6 +512,86 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
     }
     ds->partition_columns_ = keys;
   }
+
+  // Partition columns' types (from every file's folders, read or not), and
+  // each value parsed as its type.
+  std::vector<format::SchemaElement> partition_elements(1);
+  partition_elements[0].name = "schema";
+  partition_elements[0].num_children = static_cast<int32_t>(ds->partition_columns_.size());
+  for (size_t p = 0; p < ds->partition_columns_.size(); ++p) {
+    const std::string& key = ds->partition_columns_[p];
+    std::optional<ValueType> declared;
+    for (const auto& [name, type] : options.partition_types)
+      if (name == key) declared = type;
+    std::vector<std::optional<std::string>> column;
+    for (const auto& v : values) column.push_back(v[p]);
+    partition_elements.push_back(leaf_element(key, declared ? *declared : inferred_type(column)));
+  }
+  const Schema partitions = Schema::from_elements(partition_elements);
+  std::vector<std::vector<std::optional<filter::PhysicalValue>>> typed(found.size());
+  for (size_t i = 0; i < found.size(); ++i)
+    for (size_t p = 0; p < ds->partition_columns_.size(); ++p) {
+      if (!values[i][p]) {
+        typed[i].emplace_back();
+        continue;
+      }
+      try {
+        typed[i].push_back(filter::physical_value_from_text(partitions.column(p), *values[i][p]));
+      } catch (const Error& e) {
+        throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = ds->partition_columns_[p]},
+                    "the partition value '" + *values[i][p] + "' is not of the column's type: " + e.detail());
+      }
+    }
+
+  // The filter known at opening leaves out the files its partition values
+  // rule out, before their footers are read.
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < found.size(); ++i)
+    if (!options.filter || ds->partition_columns_.empty() ||
+        partitions_may_match(*options.filter, partitions, typed[i]))
+      kept.push_back(i);
+  ds->files_pruned_at_open_ = static_cast<int64_t>(found.size() - kept.size());
+  // With none left, the first file still gives the columns their types.
+  std::vector<size_t> to_read = kept;
+  if (to_read.empty() && !found.empty()) to_read.push_back(0);
+  if (!summary) {
+    ds->footers_.resize(found.size());
+    schemas.resize(found.size());
+    ThreadPool pool(static_cast<int>(std::min<size_t>(static_cast<size_t>(options.threads), to_read.size())));
+    pool.parallel_for(to_read.size(), [&](size_t k) {
+      const size_t i = to_read[k];
+      auto input = opener(found[i].location);
+      found[i].size = input->size();
+      ds->footers_[i] = file::read_footer(*input, options.reader.footer);
+      try {
+        schemas[i] = Schema::from_elements(ds->footers_[i].metadata.schema);
+      } catch (const Error& e) {
+        throw e.with_context("invalid schema").within({.file = found[i].location});
+      }
+    });
+  }
+  {
+    // The dataset is the files read; the footer of a first file read only
+    // for its schema stays aside.
+    std::vector<FoundFile> f2;
+    std::vector<file::Footer> footers;
+    std::vector<Schema> s2;
+    std::vector<std::vector<std::optional<std::string>>> v2;
+    std::vector<std::vector<std::optional<filter::PhysicalValue>>> t2;
+    for (size_t i : to_read) {
+      f2.push_back(std::move(found[i]));
+      footers.push_back(std::move(ds->footers_[i]));
+      s2.push_back(std::move(schemas[i]));
+      v2.push_back(std::move(values[i]));
+      t2.push_back(std::move(typed[i]));
+    }
+    found = std::move(f2);
+    ds->footers_ = std::move(footers);
+    schemas = std::move(s2);
+    values = std::move(v2);
+    typed = std::move(t2);
+  }
+  const bool schema_only = kept.empty();
 
   // The files' columns made one.
   std::vector<UnifiedField> fields;
@@ -494,27 +675,13 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
     }
     elements.insert(elements.end(), sub.begin(), sub.end());
   }
-  for (size_t p = 0; p < ds->partition_columns_.size(); ++p) {
-    const std::string& key = ds->partition_columns_[p];
-    std::optional<ValueType> declared;
-    for (const auto& [name, type] : options.partition_types)
-      if (name == key) declared = type;
-    std::vector<std::optional<std::string>> column;
-    for (const auto& v : values) column.push_back(v[p]);
-    elements.push_back(leaf_element(key, declared ? *declared : inferred_type(column)));
-  }
+  for (size_t p = 0; p < ds->partition_columns_.size(); ++p) elements.push_back(partition_elements[p + 1]);
   ds->schema_ = Schema::from_elements(elements);
 
-  // Every partition value must parse as its column's type.
-  for (size_t p = 0; p < ds->partition_columns_.size(); ++p) {
-    const ColumnDescriptor& column = ds->schema_.column(ds->schema_.num_columns() - ds->partition_columns_.size() + p);
-    for (size_t i = 0; i < found.size(); ++i)
-      if (values[i][p]) try {
-          (void)filter::physical_value_from_text(column, *values[i][p]);
-        } catch (const Error& e) {
-          throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = column.dotted_path()},
-                      "the partition value '" + *values[i][p] + "' is not of the column's type: " + e.detail());
-        }
+  if (schema_only) {
+    ds->footers_.clear();
+    ds->file_columns_.clear();
+    return ds;
   }
   for (size_t i = 0; i < found.size(); ++i)
     ds->files_.push_back({std::move(found[i].location), found[i].size, std::move(values[i])});

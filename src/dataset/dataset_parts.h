@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../filter/bound_filter.h"
 #include "parq/array/array.h"
 #include "parq/file/file_reader.h"
 #include "parq/filter/literal.h"
@@ -52,6 +53,22 @@ class LazyInput final : public io::RandomAccessInput {
 // component, the file's name, is not a folder): keys as written, values
 // %-unescaped, nullopt for empty and __HIVE_DEFAULT_PARTITION__.
 std::vector<std::pair<std::string, std::optional<std::string>>> hive_folders(std::string_view relative);
+
+// SQL truth values, ordered so that AND is min and OR max.
+enum : uint8_t { kFalse = 0, kUnknown = 1, kTrue = 2 };
+
+// A bound filter's leaf test, and a whole bound filter, on one value per
+// test (a file's partition values; nullopt: null).
+uint8_t test_truth(const filter::LeafTest& t, const std::optional<filter::PhysicalValue>& v);
+uint8_t node_truth(const filter::FilterNode& n, const filter::BoundFilter& f,
+                   const std::vector<std::optional<filter::PhysicalValue>>& by_test);
+
+// Whether `e` may be true for a file whose partition columns (the columns
+// of `partitions`, a schema of them alone) have `values`; tests of other
+// columns may be anything. Throws parq::Error for a literal that does not
+// fit its partition column.
+bool partitions_may_match(const filter::Expression& e, const Schema& partitions,
+                          const std::vector<std::optional<filter::PhysicalValue>>& values);
 
 // `rows` copies of one value (or nulls) as a leaf of `type`.
 Array constant_array(const std::string& name, const ValueType& type, const std::optional<filter::PhysicalValue>& value,

@@ -19,88 +19,11 @@
 namespace parq {
 namespace {
 
+using dataset::kTrue;
+using dataset::node_truth;
+using dataset::test_truth;
 using filter::Expression;
 using filter::ExpressionPtr;
-
-enum : uint8_t { kFalse = 0, kUnknown = 1, kTrue = 2 };
-
-uint8_t test_truth(const filter::LeafTest& t, const std::optional<filter::PhysicalValue>& v) {
-  using K = filter::LeafTest::Kind;
-  if (t.kind == K::kIsNull) return v ? kFalse : kTrue;
-  if (t.kind == K::kIsNotNull) return v ? kTrue : kFalse;
-  if (!v) return kUnknown;
-  auto equal_any = [&] {
-    for (const auto& x : t.values)
-      if (filter::compare_values(t.order, *v, x) == 0) return true;
-    return false;
-  };
-  switch (t.kind) {
-    case K::kCompare: {
-      if (t.values.empty()) return kUnknown;
-      const int c = filter::compare_values(t.order, *v, t.values[0]);
-      bool r = false;
-      switch (t.op) {
-        case filter::CompareOp::kEqual:
-          r = c == 0;
-          break;
-        case filter::CompareOp::kNotEqual:
-          r = c != 0;
-          break;
-        case filter::CompareOp::kLess:
-          r = c < 0;
-          break;
-        case filter::CompareOp::kLessEqual:
-          r = c <= 0;
-          break;
-        case filter::CompareOp::kGreater:
-          r = c > 0;
-          break;
-        case filter::CompareOp::kGreaterEqual:
-          r = c >= 0;
-          break;
-      }
-      return r ? kTrue : kFalse;
-    }
-    case K::kIn:
-      return equal_any() ? kTrue : (t.list_has_null ? kUnknown : kFalse);
-    case K::kNotIn:
-      return equal_any() ? kFalse : (t.list_has_null ? kUnknown : kTrue);
-    case K::kStartsWith:
-    case K::kNotStartsWith: {
-      const std::string& p = t.values.empty() ? std::string() : t.values[0].bytes;
-      const bool starts = v->bytes.compare(0, p.size(), p) == 0 && v->bytes.size() >= p.size();
-      return (starts == (t.kind == K::kStartsWith)) ? kTrue : kFalse;
-    }
-    default:
-      return kUnknown;
-  }
-}
-
-uint8_t node_truth(const filter::FilterNode& n, const filter::BoundFilter& f,
-                   const std::vector<std::optional<filter::PhysicalValue>>& by_test) {
-  using K = filter::FilterNode::Kind;
-  switch (n.kind) {
-    case K::kTrue:
-      return kTrue;
-    case K::kFalse:
-      return kFalse;
-    case K::kUnknown:
-      return kUnknown;
-    case K::kTest:
-      return test_truth(f.tests()[n.test], by_test[n.test]);
-    case K::kAnd: {
-      uint8_t r = kTrue;
-      for (const auto& c : n.children) r = std::min(r, node_truth(c, f, by_test));
-      return r;
-    }
-    case K::kOr: {
-      uint8_t r = kFalse;
-      for (const auto& c : n.children) r = std::max(r, node_truth(c, f, by_test));
-      return r;
-    }
-  }
-  return kUnknown;
-}
 
 // The name of the root's `f`th child in a valid schema's elements.
 std::string top_level_name(const std::vector<format::SchemaElement>& elements, size_t f) {
@@ -451,8 +374,9 @@ class DatasetBatchReader final : public BatchSource {
       prototype_.columns.push_back(a);
     }
     files_ = files_to_read(*ds_, r.filter);
-    stats_->files = static_cast<int64_t>(ds_->files().size());
-    stats_->files_pruned_by_partitions = static_cast<int64_t>(ds_->files().size() - files_.size());
+    stats_->files = static_cast<int64_t>(ds_->files().size()) + ds_->files_pruned_at_open();
+    stats_->files_pruned_by_partitions =
+        static_cast<int64_t>(ds_->files().size() - files_.size()) + ds_->files_pruned_at_open();
     offset_left_ = r.offset;
     limit_left_ = r.limit;
     // Files in parallel, each on one thread, when there are several and no

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -166,6 +167,44 @@ TEST(Dataset, PartitionValuesPruneFilesBeforeTheyAreOpened) {
       EXPECT_EQ(stats.files_opened + stats.files_pruned_by_statistics, c.files) << c.where;
     }
   }
+}
+
+TEST(Dataset, AFilterGivenWhenOpeningLeavesFilesUnopened) {
+  TempDir dir;
+  const std::string schema = "message m { required int32 id; }";
+  for (int year = 2020; year < 2030; ++year)
+    write_rows(dir / ("year=" + std::to_string(year) + "/f.parquet"), schema,
+               {"{\"id\": " + std::to_string(year) + "}"});
+  std::atomic<int> opens{0};
+  DatasetOptions options;
+  options.reader.opener = [&](const std::string& location) {
+    ++opens;
+    return io::open_file(location);
+  };
+  options.filter = filter::parse_filter("year >= 2028 OR (id = 5 AND year = 2021)");
+  auto ds = Dataset::open({dir.str()}, options);
+  EXPECT_EQ(opens.load(), 3);  // 2021, 2028, 2029: footers only
+  EXPECT_EQ(ds->files().size(), 3u);
+  EXPECT_EQ(ds->files_pruned_at_open(), 7);
+  ReadStats stats;
+  DatasetReadOptions read;
+  read.read.filter = options.filter;
+  read.read.stats = &stats;
+  EXPECT_EQ(read_all(ds, read), "{\"id\":2028,\"year\":2028}\n{\"id\":2029,\"year\":2029}\n");
+  EXPECT_EQ(stats.files, 10);
+  EXPECT_EQ(stats.files_pruned_by_partitions, 7);
+  EXPECT_EQ(stats.files_pruned_by_statistics, 1);  // 2021: id = 5 is outside [2021, 2021]
+  EXPECT_EQ(opens.load(), 5);
+
+  // Nothing left: the schema still comes from a file, and nothing is read.
+  options.filter = filter::parse_filter("year = 1999");
+  auto none = Dataset::open({dir.str()}, options);
+  EXPECT_TRUE(none->files().empty());
+  EXPECT_EQ(none->schema().num_columns(), 2u);
+  EXPECT_EQ(read_all(none), "");
+  // A literal that does not fit a partition column's type names it.
+  options.filter = filter::parse_filter("year = 'x'");
+  EXPECT_THROW(Dataset::open({dir.str()}, options), Error);
 }
 
 TEST(Dataset, SchemasUniteByNameWithNullsWideningAndErrors) {

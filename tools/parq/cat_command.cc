@@ -80,7 +80,7 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
     DatasetReadOptions dataset_options;
     dataset_options.read = options;
     if (auto v = args.value("file-name-column")) dataset_options.file_name_column = *v;
-    source = read_batches(open_dataset(locations, args, options.threads), dataset_options);
+    source = read_batches(open_dataset(locations, args, options.threads, options.filter), dataset_options);
   }
   if (args.flag("explain")) {
     // Runs the read as it would print it, then shows the plan and what

@@ -27,7 +27,7 @@ int run_count(const std::vector<std::string>& argv) {
   int64_t rows = 0;
   if (!is_single_file(locations)) {
     if (!options.row_groups.empty()) throw UsageError("--row-groups names row groups of one file, not of a dataset");
-    auto dataset = open_dataset(locations, args, options.threads);
+    auto dataset = open_dataset(locations, args, options.threads, options.filter);
     if (!options.filter) {
       rows = dataset->num_rows();
     } else {

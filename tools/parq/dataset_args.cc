@@ -13,11 +13,13 @@ bool is_single_file(const std::vector<std::string>& locations) {
   return locations.size() == 1 && !is_dataset_location(locations[0]);
 }
 
-std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& locations, const Args& args, int threads) {
+std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& locations, const Args& args, int threads,
+                                            filter::ExpressionPtr filter) {
   DatasetOptions options;
   options.hive_partitioning = !args.flag("no-hive");
   if (args.flag("by-field-id")) options.schema_match = SchemaMatch::kByFieldId;
   options.threads = threads;
+  options.filter = std::move(filter);
   return Dataset::open(locations, options);
 }
 

@@ -28,8 +28,10 @@ std::vector<OptionSpec> with_dataset_options(std::vector<OptionSpec> options);
 // Whether the locations are one file rather than a dataset.
 bool is_single_file(const std::vector<std::string>& locations);
 
+// `filter`: the read's, which leaves out files by their partition values
+// before their footers are read.
 std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& locations, const Args& args,
-                                            int threads = 1);
+                                            int threads = 1, filter::ExpressionPtr filter = nullptr);
 
 // The positionals, at least one ("FILE..." in the error).
 const std::vector<std::string>& expect_locations(const Args& args);

@@ -21,7 +21,9 @@
 //
 // Opening reads every file's footer (on `threads` threads) and keeps them,
 // not the files: a read opens a file only when the filter leaves it rows
-// (partition values first, then its row groups' statistics).
+// (partition values first, then its row groups' statistics). A filter given
+// when opening leaves out, before their footers are read, the files whose
+// partition values rule it out.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +53,11 @@ struct DatasetOptions {
   SchemaMatch schema_match = SchemaMatch::kByName;
   // Footers are read on this many threads.
   int threads = 1;
+  // A filter known when opening (the tool's --where, a Python read's
+  // filter): files whose partition values rule it out are left out before
+  // their footers are read, so that they are never opened. Reads may still
+  // use other filters.
+  filter::ExpressionPtr filter;
   ReaderOptions reader;
 };
 
@@ -81,6 +88,8 @@ class Dataset {
   // The summary file the dataset was planned from, or empty.
   const std::string& summary_file() const { return summary_file_; }
   int64_t num_rows() const;
+  // Files the opening filter left out (never opened).
+  int64_t files_pruned_at_open() const { return files_pruned_at_open_; }
   const DatasetOptions& options() const { return options_; }
 
   // For the reader: where file `i`'s top-level field `f` is in the unified
@@ -106,6 +115,7 @@ class Dataset {
   std::vector<FileColumns> file_columns_;
   std::vector<std::string> partition_columns_;
   std::string summary_file_;
+  int64_t files_pruned_at_open_ = 0;
 
   friend struct DatasetBuilder;
 };
