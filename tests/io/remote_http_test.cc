@@ -351,6 +351,26 @@ TEST(RemoteHttpFailures, NothingListeningIsConnectionRefused) {
   EXPECT_NE(e.detail().find("cannot connect"), std::string::npos) << e.what();
 }
 
+TEST(RemoteHttps, ReadsOverTlsAndChecksTheCertificate) {
+  Nginx server(/*tls=*/true);
+  const auto data = random_bytes(300000, 12);
+  write_file(server.root() / "tls.bin", data);
+  RemoteOptions options;
+  options.ca_file = server.cert().string();
+  auto input = open_url(server.https_url("tls.bin"), options);
+  ASSERT_EQ(input->size(), data.size());
+  auto got = input->read_ranges(std::vector<FileRange>{{0, 1000}, {100000, 50000}});
+  EXPECT_EQ(bytes_of(got[0]), slice(data, 0, 1000));
+  EXPECT_EQ(bytes_of(got[1]), slice(data, 100000, 50000));
+  // The system's store does not know a self-signed certificate: not retried.
+  Error e = error_of([&] { open_url(server.https_url("tls.bin")); });
+  EXPECT_EQ(e.kind(), ErrorKind::kIo);
+  EXPECT_NE(e.detail().find("certificate"), std::string::npos) << e.what();
+  RemoteOptions unverified;
+  unverified.verify_tls = false;
+  EXPECT_EQ(open_url(server.https_url("tls.bin"), unverified)->size(), data.size());
+}
+
 class RemoteHttpFlaky : public ::testing::Test {
  protected:
   RemoteHttpFlaky() : dir_("flaky-data"), data_(random_bytes(300000, 11)) { write_file(dir_.path() / "file", data_); }

@@ -92,8 +92,10 @@ TEST(RemoteLatency, ConcurrentRangesTakeAboutOneRoundTrip) {
   EXPECT_EQ(concurrent.requests, 16u);
   EXPECT_EQ(serial.requests, 16u);
   EXPECT_GE(serial.ms, 16 * rtt * 0.9);
-  EXPECT_LT(concurrent.ms, 6 * rtt);
-  EXPECT_LT(concurrent.ms * 3, serial.ms);
+  // About one round trip and the transfer (3 RTT here when idle); the
+  // bounds leave room for a loaded machine.
+  EXPECT_LT(concurrent.ms, 8 * rtt);
+  EXPECT_LT(concurrent.ms * 2, serial.ms);
 
   // 100 small ranges 3 KB apart: coalesced into one request.
   std::vector<FileRange> near;

@@ -139,11 +139,19 @@ class Process {
   bool running() {
     if (pid_ <= 0) return false;
     int status;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+    pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_ || r < 0) {
       pid_ = -1;
       return false;
     }
     return true;
+  }
+  // Waits for the process to end; its exit status (-1 when killed).
+  int wait() {
+    int status = 0;
+    if (pid_ <= 0 || ::waitpid(pid_, &status, 0) != pid_) return -1;
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   void signal(int sig) {
     if (pid_ > 0) ::kill(pid_, sig);
@@ -177,12 +185,28 @@ inline void wait_ready(Process& p, int port, const std::string& path, int want, 
   throw std::runtime_error(what + " not ready after 30 s:\n" + read_text(log));
 }
 
-// nginx serving root() on 127.0.0.1:port(), one process, access log kept.
+// Runs a command to its end; throws when it fails.
+inline void run_command(const std::vector<std::string>& argv, const fs::path& log) {
+  Process p(argv, {}, log);
+  if (p.wait() != 0) throw std::runtime_error(argv[0] + " failed:\n" + read_text(log));
+}
+
+// nginx serving root() on 127.0.0.1:port(), one process, access log kept;
+// over TLS with a self-signed certificate for 127.0.0.1 (cert()) when `tls`.
 class Nginx {
  public:
-  Nginx() : dir_("nginx"), port_(free_port()) {
+  explicit Nginx(bool tls = false) : dir_("nginx"), port_(free_port()) {
     fs::create_directories(root());
     const fs::path d = dir_.path();
+    std::string listen = "127.0.0.1:" + std::to_string(port_);
+    if (tls) {
+      run_command(
+          {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", (d / "key.pem").string(), "-out",
+           cert().string(), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"},
+          d / "openssl.log");
+      listen +=
+          " ssl;\n    ssl_certificate " + cert().string() + ";\n    ssl_certificate_key " + (d / "key.pem").string();
+    }
     std::ofstream conf(d / "nginx.conf");
     conf << "daemon off;\nmaster_process off;\nworker_processes 1;\npid " << (d / "nginx.pid").string() << ";\n"
          << "error_log " << (d / "error.log").string() << " info;\n"
@@ -196,7 +220,7 @@ class Nginx {
          << "  uwsgi_temp_path " << (d / "tmp").string() << ";\n"
          << "  scgi_temp_path " << (d / "tmp").string() << ";\n"
          << "  keepalive_requests 100000;\n"
-         << "  server {\n    listen 127.0.0.1:" << port_ << ";\n    root " << root().string() << ";\n  }\n}\n";
+         << "  server {\n    listen " << listen << ";\n    root " << root().string() << ";\n  }\n}\n";
     conf.close();
     const std::string nginx = fs::exists("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
     process_ = std::make_unique<Process>(std::vector<std::string>{nginx, "-e", (d / "error.log").string(), "-p",
@@ -205,8 +229,12 @@ class Nginx {
     wait_ready(*process_, port_, "/", 0, d / "error.log", "nginx");
   }
   fs::path root() const { return dir_.path() / "www"; }
+  fs::path cert() const { return dir_.path() / "cert.pem"; }
   int port() const { return port_; }
   std::string url(const std::string& name) const { return "http://127.0.0.1:" + std::to_string(port_) + "/" + name; }
+  std::string https_url(const std::string& name) const {
+    return "https://127.0.0.1:" + std::to_string(port_) + "/" + name;
+  }
   struct LogLine {
     int status = 0;
     std::string range;  // the Range header ("bytes=0-3"), "-" when none
