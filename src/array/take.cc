@@ -15,7 +15,7 @@ void set_bit(uint8_t* bits, int64_t i) { bits[i >> 3] = static_cast<uint8_t>(bit
 // Validity of the taken slots (empty when none is null) and their null count.
 void take_validity(const Array& in, std::span<const int64_t> rows, Array& out) {
   out.null_count = 0;
-  if (in.validity.empty() || in.null_count == 0) return;
+  if (in.validity.empty() || in.null_count == 0 || rows.empty()) return;
   const auto n = static_cast<int64_t>(rows.size());
   out.validity.resize(static_cast<size_t>((n + 7) / 8));
   std::memset(out.validity.data(), 0, out.validity.size());
