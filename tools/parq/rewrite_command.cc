@@ -7,6 +7,7 @@
 #include "args.h"
 #include "batch_sink.h"
 #include "command.h"
+#include "dataset_args.h"
 #include "list_options.h"
 #include "parq/file/batch_reader.h"
 #include "parq/file/file_writer.h"
@@ -16,7 +17,8 @@ namespace parq::tool {
 namespace {
 
 int run_rewrite(const std::vector<std::string>& argv) {
-  Args args(argv, with_partition_options(with_write_options({{"batch-rows", true}, {"no-verify-crc", false}})));
+  Args args(argv, with_dataset_options(
+                      with_partition_options(with_write_options({{"batch-rows", true}, {"no-verify-crc", false}}))));
   const auto& paths = args.expect_positionals({"IN", "OUT"});
   WriteOptions options = parse_write_options(args);
   ReadOptions read;
@@ -24,6 +26,18 @@ int run_rewrite(const std::vector<std::string>& argv) {
   if (auto v = args.value("batch-rows")) read.batch_rows = std::max<int64_t>(1, parse_count("batch-rows", *v));
   read.pages.verify_crc = !args.flag("no-verify-crc");
 
+  if (!is_single_file({paths[0]})) {
+    // A dataset (a folder, a glob, a _metadata file) rewritten as one
+    // table: its united schema, partition columns included.
+    auto dataset = open_dataset({paths[0]}, args, read.threads);
+    DatasetReadOptions all;
+    all.read = read;
+    BatchSink sink(paths[1], dataset->schema(), options, args);
+    auto source = read_batches(dataset, all);
+    sink.write_all(*source);
+    sink.close();
+    return 0;
+  }
   auto in = FileReader::open(paths[0]);
   if (in->metadata().key_value_metadata) options.key_value_metadata = *in->metadata().key_value_metadata;
   BatchSink sink(paths[1], in->schema(), options, args);
@@ -42,7 +56,10 @@ const Command kRewriteCommand = {
     "\n"
     "Reads every row of IN and writes them to OUT with the options below,\n"
     "keeping the schema and the key-value metadata. OUT appears (or is\n"
-    "replaced, IN included) only once it is complete.\n"
+    "replaced, IN included) only once it is complete. IN may be a dataset (a\n"
+    "folder, a glob, a _metadata file; --no-hive, --by-field-id): its rows are\n"
+    "written as one table, partition columns included (with --partition-by,\n"
+    "into a new layout).\n"
     "\n"
     "  --batch-rows N           rows read at a time (65536)\n"
     "  --no-verify-crc          read IN without checking page checksums\n"
