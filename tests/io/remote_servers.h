@@ -331,8 +331,18 @@ class Minio {
     return k;
   }
 
-  // A signed request with a body, on a handle kept for its connection.
+  // A signed request with a body, on a handle kept for its connection;
+  // a server still starting (503) is asked again for up to 10 s.
   void request(const std::string& method, const std::string& path, const std::vector<uint8_t>& body, long want) {
+    for (int attempt = 0;; ++attempt) {
+      long status = request_once(method, path, body);
+      if (status == want) return;
+      if (status != 503 || attempt >= 100)
+        throw std::runtime_error(method + " " + path + " to MinIO: HTTP " + std::to_string(status) + " (0: no answer)");
+      std::this_thread::sleep_for(100ms);
+    }
+  }
+  long request_once(const std::string& method, const std::string& path, const std::vector<uint8_t>& body) {
     if (easy_ == nullptr) easy_.reset(curl_easy_init());
     CURL* e = easy_.get();
     curl_easy_reset(e);
@@ -356,9 +366,7 @@ class Minio {
     long status = 0;
     curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
     curl_slist_free_all(headers);
-    if (rc != CURLE_OK || status != want)
-      throw std::runtime_error(method + " " + path + " to MinIO: " + curl_easy_strerror(rc) + ", HTTP " +
-                               std::to_string(status));
+    return rc == CURLE_OK ? status : 0;
   }
 
   struct EasyCleanup {
