@@ -137,7 +137,9 @@ class FileBatchReader final : public BatchSource {
       };
     if (filter_)
       judge_ = std::make_unique<FilterJudge>(*filter_, file.schema(), leaves_, options_.offset, options_.limit);
-    pipeline_ = std::make_unique<BatchPipeline>(std::move(config), judge_.get());
+    // Without a column to decode (a count, a row index alone) the plan's
+    // row ranges are the rows: no chunk is fetched.
+    if (!leaves_.empty()) pipeline_ = std::make_unique<BatchPipeline>(std::move(config), judge_.get());
   }
 
   RecordBatch prototype() const override {
@@ -147,6 +149,7 @@ class FileBatchReader final : public BatchSource {
   }
 
   bool next(RecordBatch& out) override {
+    if (leaves_.empty()) return next_without_columns(out);
     bool more = false;
     DecodedBatch batch;
     while (pipeline_->next(batch)) {
@@ -226,6 +229,38 @@ class FileBatchReader final : public BatchSource {
     }
   }
 
+  // Batches of the planned rows' count (and row index) alone.
+  bool next_without_columns(RecordBatch& out) {
+    while (empty_group_ < plan_.row_groups.size()) {
+      const RowGroupPlan& g = plan_.row_groups[empty_group_];
+      if (empty_range_ >= g.ranges.size()) {
+        ++empty_group_;
+        empty_range_ = 0;
+        empty_row_ = -1;
+        continue;
+      }
+      const RowRange& r = g.ranges[empty_range_];
+      if (empty_row_ < r.begin) empty_row_ = r.begin;
+      if (empty_row_ >= r.end) {
+        ++empty_range_;
+        continue;
+      }
+      const int64_t n = std::min(options_.batch_rows, r.end - empty_row_);
+      out = RecordBatch{};
+      out.num_rows = n;
+      if (!options_.row_index_column.empty()) {
+        std::vector<int64_t> index(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) index[static_cast<size_t>(i)] = g.first_row + empty_row_ + i;
+        out.columns.push_back(row_index_array(index, n));
+      }
+      empty_row_ += n;
+      options_.stats->rows_decoded += n;
+      options_.stats->rows_returned += n;
+      return true;
+    }
+    return false;
+  }
+
   Array row_index_array(const std::vector<int64_t>& index, int64_t rows) const {
     Array a;
     a.kind = ArrayKind::kLeaf;
@@ -238,6 +273,8 @@ class FileBatchReader final : public BatchSource {
 
   const FileReader& file_;
   ReadOptions options_;
+  size_t empty_group_ = 0, empty_range_ = 0;  // next_without_columns' place
+  int64_t empty_row_ = -1;
   FileLookups lookups_{file_, options_.pages};  // the plan's, kept for fetching
   ReadStats own_stats_;
   uint64_t start_bytes_ = 0;

@@ -1,0 +1,90 @@
+// The tool on datasets: convert --partition-by writes Hive folders, cat,
+// count and schema read folders, globs and several files as one table,
+// summarize writes _metadata that cat --explain plans from, rewrite takes
+// a dataset; --row-groups on a dataset is a usage error.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "test_paths.h"
+
+namespace parq::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("parq-dscmd-" + std::to_string(::getpid()));
+  TempDir() {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+TEST(DatasetCommands, PartitionedConvertThenCatCountSchemaSummarize) {
+  TempDir dir;
+  const fs::path jsonl = dir.path / "rows.jsonl";
+  {
+    std::ofstream out(jsonl);
+    for (int i = 0; i < 120; ++i)
+      out << "{\"id\": " << i << ", \"region\": \""
+          << (i % 3 == 0   ? "EU"
+              : i % 3 == 1 ? "US"
+                           : "APAC")
+          << "\", \"year\": " << 2020 + i % 2 << "}\n";
+  }
+  const std::string ds = (dir.path / "ds").string();
+  auto convert = run_tool({"convert", jsonl.string(), ds, "--partition-by", "year,region", "--max-rows-per-file", "15",
+                           "--row-group-rows", "5"});
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  EXPECT_TRUE(fs::is_directory(dir.path / "ds" / "year=2021" / "region=US"));
+
+  auto count = run_tool({"count", ds});
+  EXPECT_EQ(count.out, "120\n") << count.err;
+  auto some = run_tool({"count", ds, "--where", "region = 'EU' AND id >= 60"});
+  EXPECT_EQ(some.out, "20\n") << some.err;
+  auto glob = run_tool({"count", ds + "/year=2020/**/*.parquet"});
+  EXPECT_EQ(glob.out, "60\n") << glob.err;
+
+  auto schema = run_tool({"schema", ds});
+  EXPECT_EQ(schema.exit_code, 0) << schema.err;
+  EXPECT_THAT(schema.out, HasSubstr("optional int64 year (INTEGER(64,true));"));
+  EXPECT_THAT(schema.out, HasSubstr("optional binary region (STRING);"));
+
+  auto cat = run_tool({"cat", ds, "--where", "id = 7", "--file-name-column", "file"});
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_THAT(cat.out, HasSubstr("{\"id\":7,\"year\":2021,\"region\":\"US\",\"file\":\""));
+
+  auto summarize = run_tool({"summarize", ds});
+  EXPECT_EQ(summarize.exit_code, 0) << summarize.err;
+  EXPECT_TRUE(fs::exists(dir.path / "ds" / "_metadata"));
+  auto explain = run_tool({"cat", ds + "/_metadata", "--where", "id BETWEEN 30 AND 34", "--explain"});
+  EXPECT_EQ(explain.exit_code, 0) << explain.err;
+  EXPECT_THAT(explain.out, HasSubstr("5 returned"));
+  // Each file holds 15 rows of one year and region, in row groups of 5:
+  // the ids 30-34 lie in at most 5 files, the rest are never opened.
+  EXPECT_THAT(explain.out, ::testing::ContainsRegex("files: [0-9]+ considered, 0 pruned by partition values, "
+                                                    "[0-9]+ by statistics, [1-5] opened"));
+  auto from_summary = run_tool({"count", ds + "/_metadata", "--where", "region = 'APAC'"});
+  EXPECT_EQ(from_summary.out, "40\n") << from_summary.err;
+
+  const std::string again = (dir.path / "again").string();
+  auto rewrite = run_tool({"rewrite", ds, again, "--partition-by", "region"});
+  EXPECT_EQ(rewrite.exit_code, 0) << rewrite.err;
+  EXPECT_EQ(run_tool({"count", again}).out, "120\n");
+  EXPECT_EQ(run_tool({"count", again, "--where", "year = 2020 AND region = 'US'"}).out, "20\n");
+
+  auto bad = run_tool({"cat", ds, "--row-groups", "0"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--row-groups"));
+  auto missing = run_tool({"count", (dir.path / "nothing-*.parquet").string()});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_THAT(missing.err, HasSubstr("no file matches"));
+}
+
+}  // namespace
+}  // namespace parq::testing
