@@ -47,11 +47,16 @@ Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
     throw Error(ErrorKind::kCorrupt, {.file = input.name()},
                 "not a Parquet file: " + std::to_string(size) + " bytes is too small (at least " +
                     std::to_string(kMinimumFileSize) + " needed)");
-  check_leading_magic(input);
+  // The leading magic where it costs no read of its own: in memory, or
+  // inside the tail (a remote input would spend a request, a round trip,
+  // on four bytes that the first page read checks anyway).
+  const bool resident = input.memory_resident();
+  if (resident) check_leading_magic(input);
 
   // One read for the tail, large enough for most footers.
   uint64_t tail_size = std::min(size, std::max<uint64_t>(options.speculative_read_bytes, 8));
   io::ByteRange tail = io::ByteRange::read(input, size - tail_size, tail_size);
+  if (!resident && tail_size == size) check_leading_magic(input);
   const uint8_t* end = tail.data() + tail_size;
   if (has_magic(end - kMagicSize, kEncryptedMagic))
     throw Error(ErrorKind::kUnsupported, {.file = input.name()},
