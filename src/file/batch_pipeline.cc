@@ -414,13 +414,10 @@ void BatchPipeline::restart() {
 // Fetches the chunks of the row group's early slots (at its opening) or of
 // its late ones (when a batch first keeps a row), in one read, and makes
 // their leaf readers.
-void BatchPipeline::open(Group& g, bool late) {
+std::vector<fetch::ChunkRequest> BatchPipeline::requests_of(const RowGroupPlan& plan,
+                                                            const std::vector<size_t>& slots) const {
   const FileReader& file = *config_.file;
-  const RowGroupPlan& plan = *g.plan;
   const bool all_rows = plan.ranges.size() == 1 && plan.ranges[0].begin == 0 && plan.ranges[0].end >= plan.num_rows;
-  std::vector<size_t> slots;
-  for (size_t s = 0; s < config_.leaves.size(); ++s)
-    if (config_.early[s] != late) slots.push_back(s);
   std::vector<fetch::ChunkRequest> requests;
   for (size_t s : slots) {
     const auto column = static_cast<size_t>(config_.leaves[s]);
@@ -437,7 +434,108 @@ void BatchPipeline::open(Group& g, bool late) {
                       .column = file.schema().column(column).dotted_path()});
     }
   }
-  std::vector<ChunkBytes> bytes = fetch_all(file, plan.row_group, slots, config_, requests);
+  return requests;
+}
+
+// An input that is not in memory (a remote one) pays a round trip per
+// read: a row group's early chunks are fetched together with those of the
+// row groups after it, up to a byte budget, in one read_ranges call that
+// runs them concurrently; the later groups find theirs here when they
+// open. In memory, each group reads its own (views cost nothing).
+std::vector<ChunkBytes> BatchPipeline::fetch_early(const Group& g, const std::vector<size_t>& slots) {
+  const FileReader& file = *config_.file;
+  const auto& groups = config_.plan->row_groups;
+  if (resident_) {
+    std::vector<fetch::ChunkRequest> requests = requests_of(*g.plan, slots);
+    return fetch_all(file, g.plan->row_group, slots, config_, requests);
+  }
+  std::unique_lock lock(ahead_mutex_);
+  for (;;) {
+    auto it = ahead_.find(g.plan_index);
+    if (it != ahead_.end()) {
+      std::vector<ChunkBytes> bytes = std::move(it->second);
+      ahead_.erase(it);
+      ahead_opened_.insert(g.plan_index);
+      return bytes;
+    }
+    if (!ahead_fetching_.count(g.plan_index)) break;
+    ahead_ready_.wait(lock);  // another thread is fetching it
+  }
+  // Claim this group and the following ones that fit the budget and are
+  // neither fetched, being fetched, nor opened before (a group a restart
+  // opens again fetches its own).
+  const int64_t budget = config_.memory_limit > 0 ? std::max<int64_t>(1, config_.memory_limit / 4) : kFetchAheadBytes;
+  std::vector<size_t> claimed;
+  std::vector<std::vector<fetch::ChunkRequest>> requests;
+  int64_t bytes = 0;
+  for (size_t k = g.plan_index; k < groups.size(); ++k) {
+    if (k > g.plan_index && (ahead_.count(k) || ahead_fetching_.count(k) || ahead_opened_.count(k))) break;
+    std::vector<fetch::ChunkRequest> r;
+    if (k == g.plan_index) {
+      r = requests_of(groups[k], slots);  // its errors are this group's
+    } else {
+      try {
+        r = requests_of(groups[k], slots);
+      } catch (const Error&) {
+        break;  // that group reports it when it opens
+      }
+    }
+    int64_t n = 0;
+    for (const auto& req : r)
+      for (const auto& range : req.ranges) n += static_cast<int64_t>(range.length);
+    if (k > g.plan_index && bytes + n > budget) break;
+    bytes += n;
+    claimed.push_back(k);
+    requests.push_back(std::move(r));
+  }
+  for (size_t k : claimed) ahead_fetching_.insert(k);
+  ahead_opened_.insert(g.plan_index);
+  lock.unlock();
+  // One fetch per input for every claimed group's chunks (a row group's
+  // chunks and the next one's are almost always in one file).
+  std::vector<std::vector<ChunkBytes>> got(claimed.size());
+  try {
+    std::map<io::RandomAccessInput*, std::vector<std::pair<size_t, size_t>>> by_input;  // (group, slot position)
+    for (size_t i = 0; i < claimed.size(); ++i) {
+      got[i].resize(slots.size());
+      for (size_t k = 0; k < slots.size(); ++k)
+        by_input[&file.chunk_input(groups[claimed[i]].row_group, static_cast<size_t>(config_.leaves[slots[k]]))]
+            .push_back({i, k});
+    }
+    for (auto& [input, where] : by_input) {
+      std::vector<fetch::ChunkRequest> all;
+      for (auto [i, k] : where) all.push_back(std::move(requests[i][k]));
+      std::vector<ChunkBytes> fetched = fetch::fetch_chunks(*input, all);
+      for (size_t j = 0; j < where.size(); ++j) got[where[j].first][where[j].second] = std::move(fetched[j]);
+    }
+  } catch (...) {
+    // The later groups fetch their own when they open (and meet the error
+    // there, if it is theirs).
+    lock.lock();
+    for (size_t k : claimed) ahead_fetching_.erase(k);
+    ahead_ready_.notify_all();
+    throw;
+  }
+  lock.lock();
+  for (size_t i = 1; i < claimed.size(); ++i) ahead_[claimed[i]] = std::move(got[i]);
+  for (size_t k : claimed) ahead_fetching_.erase(k);
+  ahead_ready_.notify_all();
+  return std::move(got[0]);
+}
+
+void BatchPipeline::open(Group& g, bool late) {
+  const FileReader& file = *config_.file;
+  const RowGroupPlan& plan = *g.plan;
+  std::vector<size_t> slots;
+  for (size_t s = 0; s < config_.leaves.size(); ++s)
+    if (config_.early[s] != late) slots.push_back(s);
+  std::vector<ChunkBytes> bytes;
+  if (late) {
+    std::vector<fetch::ChunkRequest> requests = requests_of(plan, slots);
+    bytes = fetch_all(file, plan.row_group, slots, config_, requests);
+  } else {
+    bytes = fetch_early(g, slots);
+  }
   std::vector<RowRange> narrowed;
   int64_t pages = 0, pruned = 0, rows_pruned = 0;
   if (!late && config_.page_header_ranges) {

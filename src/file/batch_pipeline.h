@@ -16,13 +16,16 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "../column/leaf_reader.h"
+#include "../fetch/chunk_fetch.h"
 #include "../plan/planner.h"
 #include "parq/error.h"
 #include "parq/file/file_reader.h"
@@ -134,6 +137,10 @@ class BatchPipeline {
   Task pick();
   void run(const Task& task, std::unique_lock<std::mutex>& lock);
   void open(Group& g, bool late);
+  // The chunk requests of a row group's slots (their page ranges by the
+  // offset index where rows are left out).
+  std::vector<fetch::ChunkRequest> requests_of(const RowGroupPlan& plan, const std::vector<size_t>& slots) const;
+  std::vector<ChunkBytes> fetch_early(const Group& g, const std::vector<size_t>& slots);
   void read(Batch& b, const Task& task);
   void judge(Batch& b);
   bool lane_ready(const Batch& b, size_t slot) const;
@@ -153,6 +160,13 @@ class BatchPipeline {
   BatchJudge* judge_ = nullptr;
   bool has_late_ = false;
   bool resident_ = false;  // the input hands out views: fetched bytes cost no memory
+  // Early chunks fetched ahead for inputs not in memory, by plan index;
+  // the groups being fetched, and those opened (see fetch_early).
+  static constexpr int64_t kFetchAheadBytes = int64_t{64} << 20;
+  std::mutex ahead_mutex_;
+  std::condition_variable ahead_ready_;
+  std::map<size_t, std::vector<ChunkBytes>> ahead_;
+  std::set<size_t> ahead_fetching_, ahead_opened_;
   size_t max_window_ = 1;
   size_t max_pair_ = 2;  // lanes per read task
   std::unique_ptr<ThreadPool> pool_;

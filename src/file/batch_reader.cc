@@ -54,6 +54,45 @@ class FileLookups final : public plan::ChunkLookups {
     return it->second ? &*it->second : nullptr;
   }
 
+  // Reads the page indexes of these chunks in one range per input, so that
+  // an input that is not in memory (a remote one) spends a round trip on
+  // them all rather than one per chunk and index. Writers put every
+  // column index, then every offset index, between the last row group and
+  // the footer: the union of the ranges is about the page index itself.
+  void prefetch_page_indexes(const std::vector<size_t>& row_groups, const std::vector<int>& columns) {
+    constexpr uint64_t kMaxPrefetch = uint64_t{64} << 20;
+    std::map<io::RandomAccessInput*, std::vector<Key>> by_input;
+    for (size_t g : row_groups)
+      for (int c : columns)
+        by_input[&file_.chunk_input(g, static_cast<size_t>(c))].push_back({g, static_cast<size_t>(c)});
+    for (auto& [input, keys] : by_input) {
+      uint64_t lo = UINT64_MAX, hi = 0;
+      for (const Key& k : keys) {
+        try {
+          const PageIndexRanges r = page_index_ranges(file_.metadata(), k.first, k.second, input->size(), file_.name());
+          for (const auto& range : {r.column_index, r.offset_index})
+            if (range) {
+              lo = std::min(lo, range->offset);
+              hi = std::max(hi, range->end());
+            }
+        } catch (const Error&) {  // read (and left out) on its own later
+        }
+      }
+      if (hi <= lo || hi - lo > kMaxPrefetch) continue;
+      io::ByteRange bytes = io::ByteRange::read(*input, lo, static_cast<size_t>(hi - lo));
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (const Key& k : keys) {
+        auto [it, fresh] = indexes_.try_emplace(k);
+        if (!fresh) continue;
+        try {
+          it->second =
+              decode_page_index(bytes.span(), lo, file_.metadata(), k.first, k.second, input->size(), file_.name());
+        } catch (const Error&) {
+        }
+      }
+    }
+  }
+
   std::optional<PageIndex> page_index(size_t g, size_t column) override {
     std::lock_guard<std::mutex> lock(mutex_);  // row groups open on several threads
     auto [it, fresh] = indexes_.try_emplace({g, column});
@@ -111,6 +150,14 @@ class FileBatchReader final : public BatchSource {
     if (filter_) {
       for (const auto& test : filter_->tests()) test_slots_.push_back(slot_of(test.column));
       for (int leaf : filter_->columns()) is_filter_slot_[slot_of(leaf)] = true;
+    }
+    if ((filter_ || options_.has_row_selection) && options_.pruning.page_index && !file.input().memory_resident()) {
+      std::vector<size_t> groups;
+      for (size_t g : options_.row_groups)
+        if (g < file.metadata().row_groups.size()) groups.push_back(g);
+      if (groups.empty())
+        for (size_t g = 0; g < file.metadata().row_groups.size(); ++g) groups.push_back(g);
+      lookups_.prefetch_page_indexes(groups, leaves_);
     }
     plan_ = plan_read(file, options_, options_.stats, filter_ ? &*filter_ : nullptr, &lookups_);
     planned_rows_pruned_by_pages_ = options_.stats->rows_pruned_by_pages;

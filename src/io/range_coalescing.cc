@@ -13,17 +13,28 @@ std::vector<PlannedRequest> coalesce_ranges(std::span<const FileRange> ranges, c
     if (ranges[i].length > 0) order.push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ranges[a].offset < ranges[b].offset; });
 
-  // First the requests' extents.
+  // First the requests' extents. A gap joins a request only while the
+  // request's gaps stay within an eighth of the bytes asked for (or are
+  // tiny): merging saves requests, not round trips (requests run
+  // concurrently), and a projection's chunks sit between the columns it
+  // skips, which merging at any gap would fetch too.
+  constexpr uint64_t kSmallGap = 8 << 10;
   std::vector<FileRange> extents;
+  uint64_t asked = 0, wasted = 0;  // of the current request
   for (size_t i : order) {
     uint64_t a = ranges[i].offset, b = ranges[i].end();
     if (!extents.empty()) {
       FileRange& cur = extents.back();
       uint64_t cur_end = cur.end();
       if (b <= cur_end) continue;  // inside the current request
-      bool near = a <= cur_end || a - cur_end < limits.gap;
+      const uint64_t gap = a > cur_end ? a - cur_end : 0;
+      const uint64_t new_bytes = b - std::max(a, cur_end);
+      bool near = a <= cur_end || gap < limits.gap;
+      if (near && gap > kSmallGap && (wasted + gap) * 8 > asked + new_bytes) near = false;
       if (near && b - cur.offset <= cap) {
         cur.length = b - cur.offset;
+        asked += new_bytes;
+        wasted += gap;
         continue;
       }
       if (a < cur_end) a = cur_end;  // the overlapping part is fetched already
@@ -33,6 +44,8 @@ std::vector<PlannedRequest> coalesce_ranges(std::span<const FileRange> ranges, c
       a += cap;
     }
     extents.push_back({a, b - a});
+    asked = b - a;
+    wasted = 0;
   }
 
   // Then each range's pieces in the requests it spans.

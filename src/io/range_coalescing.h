@@ -2,7 +2,8 @@
 //
 // The ranges are sorted by offset; a range that starts less than `gap`
 // bytes after the current request's end (or overlaps it) joins it, unless
-// the request would then pass `max_request`; a range larger than that is
+// the request would then pass `max_request` or its gaps (beyond 8 KiB
+// ones) would pass an eighth of the bytes it was asked for; a range larger than that is
 // cut into pieces of `max_request` bytes. Each request then knows the parts
 // of the asked ranges it carries, so that its bytes can be scattered
 // straight into their buffers as they arrive.

@@ -154,6 +154,26 @@ TEST(RemoteCoalescing, MergesNearRangesAndKeepsFarOnesApart) {
             (std::vector<std::vector<uint64_t>>{{1, 0, 100, 0}, {2, 150, 50, 0}, {0, 1000, 100, 0}, {3, 5000, 10, 0}}));
 }
 
+TEST(RemoteCoalescing, GapsStayWithinAnEighthOfTheBytesAsked) {
+  // A projection's chunks (64 KiB) between skipped columns' (100 KiB): under
+  // a 1 MiB gap, yet merging would fetch 2.5 times what was asked.
+  std::vector<FileRange> ranges;
+  for (uint64_t i = 0; i < 10; ++i) ranges.push_back({i * (164 << 10), 64 << 10});
+  auto apart = coalesce_ranges(ranges, {.gap = 1 << 20, .max_request = 8 << 20});
+  EXPECT_EQ(apart.size(), 10u);
+  // Large chunks with small gaps between them merge, the gaps an eighth at most.
+  ranges.clear();
+  for (uint64_t i = 0; i < 10; ++i) ranges.push_back({i * (1100 << 10), 1 << 20});
+  auto merged = coalesce_ranges(ranges, {.gap = 1 << 20, .max_request = 64 << 20});
+  ASSERT_EQ(merged.size(), 1u);
+  uint64_t asked = 0;
+  for (const auto& r : ranges) asked += r.length;
+  EXPECT_LE((merged[0].bytes.length - asked) * 8, asked);
+  // Gaps of a few KiB always merge (a request's own cost is about that).
+  ranges = {{0, 100}, {4196, 100}, {8292, 100}};
+  EXPECT_EQ(coalesce_ranges(ranges, {.gap = 1 << 20, .max_request = 8 << 20}).size(), 1u);
+}
+
 TEST(RemoteCoalescing, SplitsLargeRangesAndCapsMergedRequests) {
   const std::vector<FileRange> ranges = {{0, 25}, {25, 5}, {40, 3}};
   auto plan = coalesce_ranges(ranges, {.gap = 100, .max_request = 10});

@@ -85,8 +85,18 @@ TEST_F(RemoteS3, SignedRangedReads) {
   auto got = input->read_ranges(ranges);
   for (size_t i = 0; i < ranges.size(); ++i)
     EXPECT_EQ(bytes_of(got[i]), slice(data, ranges[i].offset, ranges[i].length)) << i;
-  // 50 ranges 48 KB apart under the 1 MiB gap: one request; the last in the tail.
-  EXPECT_EQ(remote_stats(*input)->requests, 2u);
+  // 50 ranges of 2 KB, 48 KB apart: merging would fetch 24 times the bytes
+  // asked for, so each is its own request (run concurrently); the last is
+  // in the tail.
+  EXPECT_EQ(remote_stats(*input)->requests, 51u);
+  EXPECT_EQ(remote_stats(*input)->bytes_wasted, 0u);
+  // 50 ranges of 2 KB, 100 bytes apart: one request.
+  ranges.clear();
+  for (uint64_t i = 0; i < 50; ++i) ranges.push_back({1000000 + i * 2100, 2000});
+  got = input->read_ranges(ranges);
+  for (size_t i = 0; i < ranges.size(); ++i)
+    EXPECT_EQ(bytes_of(got[i]), slice(data, ranges[i].offset, ranges[i].length)) << i;
+  EXPECT_EQ(remote_stats(*input)->requests, 52u);
 }
 
 TEST_F(RemoteS3, KeysWithCharactersToEncode) {
