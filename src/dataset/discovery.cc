@@ -143,8 +143,10 @@ std::vector<std::pair<std::string, uint64_t>> walk(const std::string& root, bool
       continue;
     }
     if (!entry.is_regular_file(ec)) continue;
-    std::string rel = fs::relative(entry.path(), root, ec).generic_string();
-    if (ec) rel = entry.path().filename().string();
+    // Lexically: fs::relative resolves symlinks, which would give every
+    // link to one file the target's path (and one location).
+    std::string rel = entry.path().lexically_relative(root).generic_string();
+    if (rel.empty() || rel.rfind("..", 0) == 0) rel = entry.path().filename().string();
     out.emplace_back(std::move(rel), static_cast<uint64_t>(entry.file_size(ec)));
   }
   std::sort(out.begin(), out.end());

@@ -59,6 +59,13 @@ class FileLookups final : public plan::ChunkLookups {
   // them all rather than one per chunk and index. Writers put every
   // column index, then every offset index, between the last row group and
   // the footer: the union of the ranges is about the page index itself.
+  // The prefetch above, made when the plan first asks for a page index
+  // (so that a file whose row groups the statistics rule out is not read).
+  void prefetch_page_indexes_on_first_use(std::vector<size_t> row_groups, std::vector<int> columns) {
+    prefetch_groups_ = std::move(row_groups);
+    prefetch_columns_ = std::move(columns);
+  }
+
   void prefetch_page_indexes(const std::vector<size_t>& row_groups, const std::vector<int>& columns) {
     constexpr uint64_t kMaxPrefetch = uint64_t{64} << 20;
     std::map<io::RandomAccessInput*, std::vector<Key>> by_input;
@@ -94,6 +101,9 @@ class FileLookups final : public plan::ChunkLookups {
   }
 
   std::optional<PageIndex> page_index(size_t g, size_t column) override {
+    std::call_once(prefetched_, [&] {
+      if (!prefetch_groups_.empty()) prefetch_page_indexes(prefetch_groups_, prefetch_columns_);
+    });
     std::lock_guard<std::mutex> lock(mutex_);  // row groups open on several threads
     auto [it, fresh] = indexes_.try_emplace({g, column});
     if (fresh) {
@@ -117,6 +127,9 @@ class FileLookups final : public plan::ChunkLookups {
   std::map<Key, std::optional<BloomFilter>> blooms_;
   std::map<Key, std::optional<parq::PageIndex>> indexes_;
   std::mutex mutex_;
+  std::once_flag prefetched_;
+  std::vector<size_t> prefetch_groups_;
+  std::vector<int> prefetch_columns_;
 };
 
 class FileBatchReader final : public BatchSource {
@@ -157,7 +170,7 @@ class FileBatchReader final : public BatchSource {
         if (g < file.metadata().row_groups.size()) groups.push_back(g);
       if (groups.empty())
         for (size_t g = 0; g < file.metadata().row_groups.size(); ++g) groups.push_back(g);
-      lookups_.prefetch_page_indexes(groups, leaves_);
+      lookups_.prefetch_page_indexes_on_first_use(std::move(groups), leaves_);
     }
     plan_ = plan_read(file, options_, options_.stats, filter_ ? &*filter_ : nullptr, &lookups_);
     planned_rows_pruned_by_pages_ = options_.stats->rows_pruned_by_pages;

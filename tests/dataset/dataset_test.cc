@@ -95,6 +95,12 @@ TEST(DatasetDiscovery, FoldersLeaveOutHiddenAndUnderscoreFiles) {
   EXPECT_EQ(found[0].relative, "a.parquet");
   EXPECT_EQ(found[1].relative, "b/part-1.parquet");
   EXPECT_EQ(read_all(Dataset::open({dir.str()})), "{\"id\":1}\n{\"id\":2}\n");
+  // Links are files of their own (three links to one file: three files).
+  fs::create_directories(dir / "links");
+  for (int i = 0; i < 3; ++i) fs::create_symlink(dir / "a.parquet", dir / ("links/l" + std::to_string(i) + ".parquet"));
+  EXPECT_EQ(dataset::find_files(dir / "links").size(), 3u);
+  EXPECT_EQ(Dataset::open({dir / "links"})->num_rows(), 3);
+  fs::remove_all(dir / "links");
   auto globbed = dataset::find_files(dir / "**/*.parquet");
   EXPECT_EQ(globbed.size(), 3u);  // a glob says which files it wants, _temporary's too
   EXPECT_THROW(dataset::find_files(dir / "nothing-*.parquet"), Error);

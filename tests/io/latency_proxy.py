@@ -5,14 +5,24 @@ under latency: this machine's kernel has no netem, so `tc qdisc ... netem
 delay` inside `unshare -n` is not an option. Bandwidth is not limited;
 order within a connection is kept. Prints its port on the first line.
 
-    latency_proxy.py --target-port 8080 --delay-ms 10
+    latency_proxy.py --target-port 8080 --delay-ms 10 [--stats-file F]
+
+With --stats-file, it also counts what passes (HTTP request lines sent to
+the server, bytes each way) and writes them to F as JSON every 50 ms, for
+benchmarks that compare clients' requests and bytes on the wire.
 """
 import argparse
 import asyncio
+import json
+import os
+import re
 import time
 
+COUNTS = {"requests": 0, "bytes_up": 0, "bytes_down": 0}
+REQUEST_LINE = re.compile(rb"(?:GET|HEAD|PUT|POST|DELETE) \S+ HTTP/1\.[01]\r\n")
 
-async def pump(reader, writer, delay):
+
+async def pump(reader, writer, delay, upstream=False):
     queue = asyncio.Queue()
 
     async def deliver():
@@ -35,6 +45,11 @@ async def pump(reader, writer, delay):
             data = await reader.read(1 << 16)
             if not data:
                 break
+            if upstream:
+                COUNTS["bytes_up"] += len(data)
+                COUNTS["requests"] += len(REQUEST_LINE.findall(data))
+            else:
+                COUNTS["bytes_down"] += len(data)
             queue.put_nowait((time.monotonic() + delay, data))
     except (ConnectionError, OSError):
         pass
@@ -46,8 +61,17 @@ async def main():
     p = argparse.ArgumentParser()
     p.add_argument("--target-port", type=int, required=True)
     p.add_argument("--delay-ms", type=float, default=10)
+    p.add_argument("--stats-file")
     args = p.parse_args()
     delay = args.delay_ms / 1000
+
+    async def write_stats():
+        while True:
+            tmp = args.stats_file + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump(COUNTS, f)
+            os.replace(tmp, args.stats_file)
+            await asyncio.sleep(0.05)
 
     async def handle(client_reader, client_writer):
         try:
@@ -55,10 +79,14 @@ async def main():
         except OSError:
             client_writer.close()
             return
-        await asyncio.gather(pump(client_reader, server_writer, delay), pump(server_reader, client_writer, delay))
+        await asyncio.gather(
+            pump(client_reader, server_writer, delay, upstream=True), pump(server_reader, client_writer, delay)
+        )
 
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     print(server.sockets[0].getsockname()[1], flush=True)
+    if args.stats_file:
+        asyncio.create_task(write_stats())
     async with server:
         await server.serve_forever()
 
