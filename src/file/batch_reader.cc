@@ -21,6 +21,33 @@
 namespace parq {
 namespace {
 
+// An input that serves reads inside blocks fetched ahead from memory, and
+// any other from the input it wraps: what the planner's look-ups read
+// through after will_need() fetched their bytes in one call.
+class PrefetchedInput final : public io::RandomAccessInput {
+ public:
+  PrefetchedInput(io::RandomAccessInput& inner, const std::vector<std::pair<io::FileRange, io::ByteRange>>& blocks)
+      : inner_(inner), blocks_(blocks) {}
+  uint64_t size() const override { return inner_.size(); }
+  const std::string& name() const override { return inner_.name(); }
+  bool memory_resident() const override { return inner_.memory_resident(); }
+  std::span<const uint8_t> view(uint64_t offset, size_t n) const override {
+    for (const auto& [range, bytes] : blocks_)
+      if (offset >= range.offset && offset - range.offset <= range.length && n <= range.end() - offset) {
+        count_view(n);
+        return bytes.span().subspan(static_cast<size_t>(offset - range.offset), n);
+      }
+    return inner_.view(offset, n);
+  }
+
+ protected:
+  void do_read_at(uint64_t offset, size_t n, uint8_t* out) override { inner_.read_at(offset, n, out); }
+
+ private:
+  io::RandomAccessInput& inner_;
+  const std::vector<std::pair<io::FileRange, io::ByteRange>>& blocks_;
+};
+
 // The planner's look-ups of dictionaries, bloom filters and page indexes,
 // fetched on first use and kept for the plan. One that cannot be read (or
 // fails validation) is left out: pruning is an optimisation, and the read
@@ -35,7 +62,8 @@ class FileLookups final : public plan::ChunkLookups {
       const auto& chunk = file_.metadata().row_groups[g].columns[column];
       if (chunk.meta_data && all_pages_dictionary_encoded(*chunk.meta_data)) {
         try {
-          it->second = read_dictionary(file_, g, column, pages_);
+          PrefetchedInput input(file_.chunk_input(g, column), blocks_of(g, column));
+          it->second = read_dictionary(input, file_.metadata(), file_.schema().column(column), g, pages_);
         } catch (const Error&) {
         }
       }
@@ -47,11 +75,56 @@ class FileLookups final : public plan::ChunkLookups {
     auto [it, fresh] = blooms_.try_emplace({g, column});
     if (fresh) {
       try {
-        it->second = read_bloom_filter(file_, g, column);
+        PrefetchedInput input(file_.chunk_input(g, column), blocks_of(g, column));
+        it->second = read_bloom_filter(input, file_.metadata(), g, column);
       } catch (const Error&) {
       }
     }
     return it->second ? &*it->second : nullptr;
+  }
+
+  // will_need's blocks are of the file's own input: a chunk in another file
+  // (a summary's file_path) reads its own.
+  const std::vector<std::pair<io::FileRange, io::ByteRange>>& blocks_of(size_t g, size_t column) const {
+    static const std::vector<std::pair<io::FileRange, io::ByteRange>> none;
+    return &file_.chunk_input(g, column) == &file_.input() ? blocks_ : none;
+  }
+
+  // For an input not in memory, fetches in one call the dictionary pages
+  // (the bytes before the first data page, where the metadata places the
+  // dictionary there) and bloom filters (where their length is known) that
+  // the plan may consult. Anything else is read on its own when asked for.
+  void will_need(const std::vector<size_t>& row_groups, const std::vector<int>& columns) override {
+    if (file_.input().memory_resident() || !blocks_.empty()) return;
+    constexpr uint64_t kMaxAhead = uint64_t{64} << 20;
+    std::vector<io::FileRange> ranges;
+    uint64_t total = 0;
+    const auto& md = file_.metadata();
+    for (size_t g : row_groups)
+      for (int c : columns) {
+        if (&file_.chunk_input(g, static_cast<size_t>(c)) != &file_.input()) continue;
+        const auto& chunk = md.row_groups[g].columns[static_cast<size_t>(c)];
+        if (!chunk.meta_data) continue;
+        const format::ColumnMetaData& m = *chunk.meta_data;
+        if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 &&
+            m.data_page_offset > *m.dictionary_page_offset && all_pages_dictionary_encoded(m))
+          ranges.push_back({static_cast<uint64_t>(*m.dictionary_page_offset),
+                            static_cast<uint64_t>(m.data_page_offset - *m.dictionary_page_offset)});
+        if (m.bloom_filter_offset && m.bloom_filter_length && *m.bloom_filter_offset >= 0 && *m.bloom_filter_length > 0)
+          ranges.push_back(
+              {static_cast<uint64_t>(*m.bloom_filter_offset), static_cast<uint64_t>(*m.bloom_filter_length)});
+      }
+    const uint64_t size = file_.input().size();
+    std::vector<io::FileRange> kept;
+    for (const io::FileRange& r : ranges)
+      if (r.offset <= size && r.length <= size - r.offset && (total += r.length) <= kMaxAhead) kept.push_back(r);
+    if (kept.empty()) return;
+    try {
+      std::vector<io::ByteRange> bytes = file_.input().read_ranges(kept);
+      for (size_t i = 0; i < kept.size(); ++i) blocks_.emplace_back(kept[i], std::move(bytes[i]));
+    } catch (const Error&) {  // each is read (or found missing) on its own when asked for
+      blocks_.clear();
+    }
   }
 
   // Reads the page indexes of these chunks in one range per input, so that
@@ -128,6 +201,7 @@ class FileLookups final : public plan::ChunkLookups {
   std::map<Key, std::optional<parq::PageIndex>> indexes_;
   std::mutex mutex_;
   std::once_flag prefetched_;
+  std::vector<std::pair<io::FileRange, io::ByteRange>> blocks_;  // will_need's
   std::vector<size_t> prefetch_groups_;
   std::vector<int> prefetch_columns_;
 };

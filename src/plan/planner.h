@@ -48,6 +48,10 @@ class ChunkLookups {
   // dictionary-encoded.
   virtual const Array* dictionary(size_t row_group, size_t column) = 0;
   virtual const BloomFilter* bloom_filter(size_t row_group, size_t column) = 0;
+  // Said once before the dictionaries and bloom filters are asked for: the
+  // row groups the statistics leave and the filter's columns, so that a
+  // remote input can fetch what they may need in one round trip.
+  virtual void will_need(const std::vector<size_t>& /*row_groups*/, const std::vector<int>& /*columns*/) {}
   struct PageIndex {
     const format::ColumnIndex* column_index = nullptr;  // may be null
     const format::OffsetIndex* offset_index = nullptr;

@@ -156,6 +156,18 @@ ReadPlan make_plan(const PlanRequest& request, ReadStats& stats) {
     first_rows[g + 1] = first_rows[g] + std::max<int64_t>(0, file.row_groups[g].num_rows);
 
   ReadPlan plan;
+  if (request.filter != nullptr && request.lookups != nullptr &&
+      (request.pruning.dictionaries || request.pruning.bloom_filters)) {
+    // The row groups the statistics leave (metadata only; judged again
+    // below), for the lookups to fetch ahead.
+    std::vector<size_t> left;
+    for (size_t g : request.row_groups)
+      if (!request.pruning.statistics || filter::may_match(request.filter->root(), [&](size_t t) {
+            return statistics_may_match(request, g, request.filter->tests()[t]);
+          }))
+        left.push_back(g);
+    if (!left.empty()) request.lookups->will_need(left, request.filter->columns());
+  }
   for (size_t g : request.row_groups) {
     const format::RowGroup& rg = file.row_groups[g];
     RowGroupPlan p;

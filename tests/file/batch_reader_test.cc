@@ -248,3 +248,68 @@ TEST(BatchReader, PlainValuesAreViewsOfTheirPage) {
 
 }  // namespace
 }  // namespace parq
+
+namespace parq {
+namespace {
+
+// Counts the calls that reach the input: a remote one pays a round trip
+// for each.
+class CallCountingInput final : public io::RandomAccessInput {
+ public:
+  explicit CallCountingInput(std::unique_ptr<io::RandomAccessInput> inner) : inner_(std::move(inner)) {}
+  uint64_t size() const override { return inner_->size(); }
+  const std::string& name() const override { return inner_->name(); }
+  bool memory_resident() const override { return false; }
+  std::vector<io::ByteRange> read_ranges(std::span<const io::FileRange> ranges) override {
+    ++calls;
+    return inner_->read_ranges(ranges);
+  }
+  int calls = 0;
+
+ protected:
+  void do_read_at(uint64_t offset, size_t n, uint8_t* out) override {
+    ++calls;
+    inner_->read_at(offset, n, out);
+  }
+
+ private:
+  std::unique_ptr<io::RandomAccessInput> inner_;
+};
+
+TEST(BatchReader, PlanLookupsOfAnInputNotInMemoryAreFetchedTogether) {
+  // 12 row groups with a dictionary-encoded string column and its bloom
+  // filters: a filter on an absent value consults 12 dictionaries and 12
+  // bloom filters.
+  auto source_file = FileReader::open((testing::corpus_dir() / "data" / "alltypes_tiny_pages.parquet").string());
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  WriteOptions write;
+  write.row_group_rows = 600;
+  write.columns["string_col"].bloom_filter = BloomFilterOptions{};
+  auto writer = FileWriter::open(std::move(out), source_file->schema(), write);
+  auto all = read_batches(*source_file);
+  writer->write_all(*all);
+  writer->close();
+  const std::vector<uint8_t> bytes(sink->buffer().data(), sink->buffer().data() + sink->buffer().size());
+  for (const char* where : {"string_col = 'absent'", "string_col IN ('3', 'x') AND id < 5000"}) {
+    ReadOptions options;
+    options.filter = filter::parse_filter(where);
+    options.columns = {"id", "string_col"};
+    auto resident = FileReader::open(io::memory_input(bytes));
+    const std::string expected = all_rows(*resident, options);
+    auto counting = std::make_unique<CallCountingInput>(io::memory_input(bytes));
+    CallCountingInput* calls = counting.get();
+    auto file = FileReader::open(std::move(counting));
+    const int after_open = calls->calls;
+    ReadStats stats;
+    options.stats = &stats;
+    EXPECT_EQ(all_rows(*file, options), expected) << where;
+    // Footer aside: one call for every lookup of the plan, then the
+    // fetches of the row groups left (ahead, a window at a time).
+    EXPECT_LE(calls->calls - after_open, 3) << where;
+    EXPECT_GE(stats.row_groups, 12) << where;
+  }
+}
+
+}  // namespace
+}  // namespace parq
