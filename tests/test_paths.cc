@@ -97,4 +97,15 @@ CommandResult run_tool(const std::vector<std::string>& args) {
   return result;
 }
 
+TempDir::TempDir(const std::string& tag) {
+  std::string p = (std::filesystem::temp_directory_path() / ("parq-" + tag + "-XXXXXX")).string();
+  if (::mkdtemp(p.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = p;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
 }  // namespace parq::testing

@@ -18,6 +18,23 @@ std::vector<std::filesystem::path> parquet_files(const std::filesystem::path& di
 
 std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path);
 
+// A fresh folder under the system's temporary one ("parq-TAG-XXXXXX"),
+// removed with everything in it when the object goes.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag);
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string str() const { return path_.string(); }
+  // The path of `relative` inside the folder.
+  std::string operator/(const std::string& relative) const { return (path_ / relative).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
 struct CommandResult {
   int exit_code = -1;  // -1 when killed by a signal
   int signal = 0;

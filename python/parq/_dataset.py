@@ -7,7 +7,7 @@ import os
 from typing import Any, List, Optional, Sequence, Union
 
 from ._errors import InvalidArgumentError
-from ._parq import RecordBatchReader, Schema, Table, _Dataset, _write_dataset
+from ._parq import RecordBatchReader, Schema, Table, _Dataset, _is_dataset_location, _write_dataset
 from ._reader import DEFAULT_BATCH_ROWS, Filter, _columns, _threads
 from ._writer import Where, _arrow_data, _path, writer_options
 
@@ -25,17 +25,13 @@ def _locations(source: Locations) -> List[str]:
 
 
 def is_dataset_source(source: Any) -> bool:
-    """Whether ``source`` names several files: a list, a folder, a glob, a ``_metadata``
-    file or a URL prefix ending in '/'."""
+    """Whether ``source`` names several files: a list, or a location the library reads
+    as a dataset (a folder, a glob, a ``_metadata`` file, a URL prefix ending in '/')."""
     if isinstance(source, (list, tuple)):
         return True
     if not isinstance(source, (str, os.PathLike)):
         return False
-    s = os.fsdecode(os.fspath(source))
-    if "://" in s:
-        rest = s.split("://", 1)[1]
-        return s.endswith("/") or any(c in rest for c in "*?[") or s.endswith("/_metadata")
-    return os.path.isdir(s) or any(c in s for c in "*?[") or os.path.basename(s) == "_metadata"
+    return _is_dataset_location(os.fsdecode(os.fspath(source)))
 
 
 class Dataset:

@@ -62,6 +62,10 @@ class PyReader {
 // normalized literals); null for None (reading.cc).
 filter::ExpressionPtr filter_of(const nb::handle& spec);
 
+// Throws InvalidArgument for threads or batch_rows below 1, or a negative
+// memory_limit (reading.cc).
+void check_read_numbers(int threads, int64_t batch_rows, int64_t memory_limit);
+
 // WriteOptions from the dict parq/_writer.py builds (writing.cc).
 WriteOptions write_options(const nb::dict& o);
 // An arrow_array_stream's schema, asked without taking the stream

@@ -38,9 +38,7 @@ class PyDataset {
   std::unique_ptr<BatchSource> source(std::optional<std::vector<std::string>> columns, nb::handle filter, int threads,
                                       int64_t batch_rows, int64_t memory_limit, bool verify_crc,
                                       const std::string& file_name_column, const std::string& row_index_column) const {
-    if (threads < 1) throw Error("threads must be at least 1", ErrorKind::kInvalidArgument);
-    if (batch_rows < 1) throw Error("batch_rows must be at least 1", ErrorKind::kInvalidArgument);
-    if (memory_limit < 0) throw Error("memory_limit must not be negative", ErrorKind::kInvalidArgument);
+    check_read_numbers(threads, batch_rows, memory_limit);
     DatasetReadOptions o;
     if (columns) o.read.columns = std::move(*columns);
     o.read.filter = filter_of(filter);
@@ -55,17 +53,12 @@ class PyDataset {
   }
 
   int64_t count_rows(nb::handle filter, int threads) const {
-    DatasetReadOptions o;
-    o.read.filter = filter_of(filter);
-    if (!o.read.filter) return dataset_->num_rows();
-    o.read.no_columns = true;
-    o.read.threads = threads;
+    check_read_numbers(threads, 1, 0);
+    ReadOptions o;
+    o.filter = filter_of(filter);
+    o.threads = threads;
     nb::gil_scoped_release release;
-    auto source = read_batches(dataset_, o);
-    RecordBatch batch;
-    int64_t rows = 0;
-    while (source->next(batch)) rows += batch.num_rows;
-    return rows;
+    return parq::count_rows(dataset_, o);
   }
 
   std::shared_ptr<const Dataset> dataset_;
@@ -128,6 +121,9 @@ void register_datasets(nb::module_& m) {
           "Reads into a Table.")
       .def("count_rows", &PyDataset::count_rows, nb::arg("filter").none(), nb::arg("threads"),
            "Rows that match the filter (all rows without one, from the footers).");
+
+  m.def("_is_dataset_location", &is_dataset_location, nb::arg("location"),
+        "Whether a location names several files: a folder, a glob, a _metadata file, a URL prefix.");
 
   m.def(
       "_write_dataset",

@@ -119,9 +119,7 @@ ReadOptions read_options(const FileReader& file, std::optional<std::vector<std::
       o.row_groups.push_back(static_cast<size_t>(g));
     }
   }
-  if (threads < 1) throw Error("threads must be at least 1", ErrorKind::kInvalidArgument);
-  if (batch_rows < 1) throw Error("batch_rows must be at least 1", ErrorKind::kInvalidArgument);
-  if (memory_limit < 0) throw Error("memory_limit must not be negative", ErrorKind::kInvalidArgument);
+  check_read_numbers(threads, batch_rows, memory_limit);
   o.threads = threads;
   o.batch_rows = batch_rows;
   o.memory_limit = memory_limit;
@@ -317,6 +315,12 @@ class PyFile {
 };
 
 }  // namespace
+
+void check_read_numbers(int threads, int64_t batch_rows, int64_t memory_limit) {
+  if (threads < 1) throw Error("threads must be at least 1", ErrorKind::kInvalidArgument);
+  if (batch_rows < 1) throw Error("batch_rows must be at least 1", ErrorKind::kInvalidArgument);
+  if (memory_limit < 0) throw Error("memory_limit must not be negative", ErrorKind::kInvalidArgument);
+}
 
 ExpressionPtr filter_of(const nb::handle& spec) {
   if (spec.is_none()) return nullptr;

@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "parq/error.h"
-#include "parq/text/json_text.h"
+#include "parq/util/utf8.h"
 
 namespace parq {
 namespace {
@@ -188,7 +188,7 @@ std::optional<std::string> increment_utf8(std::string prefix, size_t limit) {
     if (next == 0xd800) next = 0xe000;  // surrogates are not characters
     if (next > 0x10ffff) continue;
     std::string c;
-    text::append_utf8(c, static_cast<uint32_t>(next));
+    append_utf8(c, static_cast<uint32_t>(next));
     if (start + c.size() > limit) continue;
     return prefix + c;
   }

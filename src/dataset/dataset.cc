@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "../filter/bound_filter.h"
 #include "dataset_parts.h"
 #include "discovery.h"
 #include "parq/error.h"
@@ -85,88 +86,23 @@ std::vector<std::pair<std::string, std::optional<std::string>>> hive_folders(std
   return out;
 }
 
-uint8_t test_truth(const filter::LeafTest& t, const std::optional<filter::PhysicalValue>& v) {
-  using K = filter::LeafTest::Kind;
-  if (t.kind == K::kIsNull) return v ? kFalse : kTrue;
-  if (t.kind == K::kIsNotNull) return v ? kTrue : kFalse;
-  if (!v) return kUnknown;
-  auto equal_any = [&] {
-    for (const auto& x : t.values)
-      if (filter::compare_values(t.order, *v, x) == 0) return true;
-    return false;
-  };
-  switch (t.kind) {
-    case K::kCompare: {
-      if (t.values.empty()) return kUnknown;
-      const int c = filter::compare_values(t.order, *v, t.values[0]);
-      bool r = false;
-      switch (t.op) {
-        case filter::CompareOp::kEqual:
-          r = c == 0;
-          break;
-        case filter::CompareOp::kNotEqual:
-          r = c != 0;
-          break;
-        case filter::CompareOp::kLess:
-          r = c < 0;
-          break;
-        case filter::CompareOp::kLessEqual:
-          r = c <= 0;
-          break;
-        case filter::CompareOp::kGreater:
-          r = c > 0;
-          break;
-        case filter::CompareOp::kGreaterEqual:
-          r = c >= 0;
-          break;
-      }
-      return r ? kTrue : kFalse;
-    }
-    case K::kIn:
-      return equal_any() ? kTrue : (t.list_has_null ? kUnknown : kFalse);
-    case K::kNotIn:
-      return equal_any() ? kFalse : (t.list_has_null ? kUnknown : kTrue);
-    case K::kStartsWith:
-    case K::kNotStartsWith: {
-      const std::string& p = t.values.empty() ? std::string() : t.values[0].bytes;
-      const bool starts = v->bytes.compare(0, p.size(), p) == 0 && v->bytes.size() >= p.size();
-      return (starts == (t.kind == K::kStartsWith)) ? kTrue : kFalse;
-    }
-    default:
-      return kUnknown;
-  }
-}
-
-uint8_t node_truth(const filter::FilterNode& n, const filter::BoundFilter& f,
-                   const std::vector<std::optional<filter::PhysicalValue>>& by_test) {
-  using K = filter::FilterNode::Kind;
-  switch (n.kind) {
-    case K::kTrue:
-      return kTrue;
-    case K::kFalse:
-      return kFalse;
-    case K::kUnknown:
-      return kUnknown;
-    case K::kTest:
-      return test_truth(f.tests()[n.test], by_test[n.test]);
-    case K::kAnd: {
-      uint8_t r = kTrue;
-      for (const auto& c : n.children) r = std::min(r, node_truth(c, f, by_test));
-      return r;
-    }
-    case K::kOr: {
-      uint8_t r = kFalse;
-      for (const auto& c : n.children) r = std::max(r, node_truth(c, f, by_test));
-      return r;
-    }
-  }
-  return kUnknown;
+bool partition_atom_true(const filter::Expression& atom, bool negated, const Schema& partitions,
+                         const std::vector<std::optional<filter::PhysicalValue>>& values) {
+  // Bound with NOT pushed into the test (a non-owning pointer to `atom`
+  // for negate()), so that the tree's unknown and a null's tests are false.
+  const filter::ExpressionPtr self(std::shared_ptr<void>(), &atom);
+  const filter::BoundFilter f =
+      filter::BoundFilter::bind(negated ? *filter::Expression::negate(self) : atom, partitions);
+  const auto& value = values.at(static_cast<size_t>(partitions.find_column(atom.column())));
+  return filter::may_match(f.root(), [&](size_t t) {
+    const filter::LeafTest& test = f.tests()[t];
+    return value ? filter::value_matches(test, *value) : test.kind == filter::LeafTest::Kind::kIsNull;
+  });
 }
 
 namespace {
 
-// partitions_may_match under `negated` NOTs: NOT pushed to the atoms, so
-// that SQL's unknown counts as false at them.
+// partitions_may_match under `negated` NOTs.
 bool may_match(const filter::Expression& e, bool negated, const Schema& partitions,
                const std::vector<std::optional<filter::PhysicalValue>>& values) {
   using K = filter::Expression::Kind;
@@ -180,15 +116,9 @@ bool may_match(const filter::Expression& e, bool negated, const Schema& partitio
         if (may_match(*c, negated, partitions, values) != conjunction) return !conjunction;
       return conjunction;
     }
-    default: {
-      const int column = partitions.find_column(e.column());
-      if (column < 0) return true;  // a file's column: anything
-      filter::ExpressionPtr atom = std::shared_ptr<const filter::Expression>(std::shared_ptr<void>(), &e);
-      const filter::BoundFilter f =
-          filter::BoundFilter::bind(negated ? *filter::Expression::negate(atom) : e, partitions);
-      std::vector<std::optional<filter::PhysicalValue>> by_test(f.tests().size(), values[static_cast<size_t>(column)]);
-      return node_truth(f.root(), f, by_test) == kTrue;
-    }
+    default:
+      if (partitions.find_column(e.column()) < 0) return true;  // a file's column: anything
+      return partition_atom_true(e, negated, partitions, values);
   }
 }
 
@@ -300,18 +230,15 @@ Array null_array(const Array& prototype, int64_t rows) {
   return a;
 }
 
-namespace {
-
-// Elements in the subtree that starts at `i`.
-size_t subtree_size(const std::vector<format::SchemaElement>& elements, size_t i) {
-  size_t end = i + 1, pending = static_cast<size_t>(std::max(0, elements[i].num_children.value_or(0)));
-  while (pending > 0 && end < elements.size()) {
-    pending += static_cast<size_t>(std::max(0, elements[end].num_children.value_or(0)));
-    --pending;
-    ++end;
-  }
-  return end - i;
+std::vector<format::SchemaElement> field_elements(const Schema& schema, size_t field) {
+  const SchemaNode& root = schema.root();
+  const size_t begin = root.child(field).element_index();
+  const size_t end = field + 1 < root.num_children() ? root.child(field + 1).element_index() : schema.elements().size();
+  return {schema.elements().begin() + static_cast<std::ptrdiff_t>(begin),
+          schema.elements().begin() + static_cast<std::ptrdiff_t>(end)};
 }
+
+namespace {
 
 std::string describe(const SchemaNode& node) {
   if (node.is_group()) {
@@ -372,6 +299,16 @@ struct UnifiedField {
   size_t first_file = 0;
   size_t first_field = 0;
   bool optional = false;
+  Widening widen = Widening::kNone;  // of the first file's type, where files differ
+};
+
+// A file on its way into the dataset.
+struct Candidate {
+  FoundFile found;
+  std::vector<std::optional<std::string>> values;           // its partition folders' texts
+  std::vector<std::optional<filter::PhysicalValue>> typed;  // and values
+  file::Footer footer;
+  Schema schema;
 };
 
 ValueType inferred_type(const std::vector<std::optional<std::string>>& values) {
@@ -444,8 +381,7 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
   ds->options_ = options;
   const InputOpener opener = opener_of(options);
 
-  std::vector<FoundFile> found;
-  std::vector<Schema> schemas;
+  std::vector<Candidate> found;
   const bool summary = std::any_of(locations.begin(), locations.end(), [](auto& l) { return is_summary_file(l); });
   if (summary) {
     if (locations.size() != 1)
@@ -455,6 +391,7 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
     ds->summary_file_ = where;
     auto input = opener(where);
     file::Footer footer = file::read_footer(*input, options.reader.footer);
+    const Schema schema = Schema::from_elements(footer.metadata.schema);
     // Row groups by the file their chunks name, files in order of first
     // appearance.
     std::map<std::string, size_t> file_of;
@@ -466,51 +403,45 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
           throw Error(ErrorKind::kCorrupt, {.file = where, .row_group = static_cast<int64_t>(g)},
                       "the row group's column chunks name different files");
       const std::string location = path ? resolve_chunk_path(where, *path) : where;
-      auto [it, added] = file_of.emplace(location, ds->footers_.size());
+      auto [it, added] = file_of.emplace(location, found.size());
       if (added) {
-        file::Footer f;
-        f.metadata = footer.metadata;
-        f.metadata.row_groups.clear();
-        f.metadata.num_rows = 0;
-        ds->footers_.push_back(std::move(f));
-        found.push_back({location, 0, path ? *path : std::string()});
+        Candidate& c = found.emplace_back();
+        c.found = {location, 0, path ? *path : std::string()};
+        c.footer.metadata = footer.metadata;
+        c.footer.metadata.row_groups.clear();
+        c.footer.metadata.num_rows = 0;
+        c.schema = schema;
       }
-      file::Footer& f = ds->footers_[it->second];
-      f.metadata.row_groups.push_back(rg);
-      for (auto& c : f.metadata.row_groups.back().columns) c.file_path.reset();
-      f.metadata.num_rows += rg.num_rows;
+      format::FileMetaData& md = found[it->second].footer.metadata;
+      md.row_groups.push_back(rg);
+      for (auto& c : md.row_groups.back().columns) c.file_path.reset();
+      md.num_rows += rg.num_rows;
     }
-    Schema schema = Schema::from_elements(footer.metadata.schema);
-    schemas.assign(ds->footers_.size(), schema);
   } else {
     std::set<std::string> seen;
     for (const std::string& location : locations)
       for (FoundFile& f : find_files(location, options.reader.remote))
-        if (seen.insert(f.location).second) found.push_back(std::move(f));
+        if (seen.insert(f.location).second) found.emplace_back().found = std::move(f);
   }
 
   // Partition folders: every file must have the same keys, in one order.
-  std::vector<std::vector<std::optional<std::string>>> values(found.size());
   if (options.hive_partitioning) {
-    std::vector<std::string> keys;
     for (size_t i = 0; i < found.size(); ++i) {
-      auto folders = hive_folders(found[i].relative);
-      std::vector<std::string> these;
-      for (auto& [k, v] : folders) {
-        if (std::find(these.begin(), these.end(), k) != these.end())
-          throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location},
+      std::vector<std::string> keys;
+      for (auto& [k, v] : hive_folders(found[i].found.relative)) {
+        if (std::find(keys.begin(), keys.end(), k) != keys.end())
+          throw Error(ErrorKind::kInvalidArgument, {.file = found[i].found.location},
                       "the partition key '" + k + "' appears twice in the path");
-        these.push_back(k);
-        values[i].push_back(std::move(v));
+        keys.push_back(k);
+        found[i].values.push_back(std::move(v));
       }
       if (i == 0) {
-        keys = these;
-      } else if (these != keys) {
-        throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location},
-                    "its partition folders differ from those of " + found[0].location);
+        ds->partition_columns_ = keys;
+      } else if (keys != ds->partition_columns_) {
+        throw Error(ErrorKind::kInvalidArgument, {.file = found[i].found.location},
+                    "its partition folders differ from those of " + found[0].found.location);
       }
     }
-    ds->partition_columns_ = keys;
   }
 
   // Partition columns' types (from every file's folders, read or not), and
@@ -524,82 +455,58 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
     for (const auto& [name, type] : options.partition_types)
       if (name == key) declared = type;
     std::vector<std::optional<std::string>> column;
-    for (const auto& v : values) column.push_back(v[p]);
+    for (const Candidate& c : found) column.push_back(c.values[p]);
     partition_elements.push_back(leaf_element(key, declared ? *declared : inferred_type(column)));
   }
-  const Schema partitions = Schema::from_elements(partition_elements);
-  std::vector<std::vector<std::optional<filter::PhysicalValue>>> typed(found.size());
-  for (size_t i = 0; i < found.size(); ++i)
+  ds->partition_schema_ = Schema::from_elements(partition_elements);
+  const Schema& partitions = ds->partition_schema_;
+  for (Candidate& c : found)
     for (size_t p = 0; p < ds->partition_columns_.size(); ++p) {
-      if (!values[i][p]) {
-        typed[i].emplace_back();
+      if (!c.values[p]) {
+        c.typed.emplace_back();
         continue;
       }
       try {
-        typed[i].push_back(filter::physical_value_from_text(partitions.column(p), *values[i][p]));
+        c.typed.push_back(filter::physical_value_from_text(partitions.column(p), *c.values[p]));
       } catch (const Error& e) {
-        throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = ds->partition_columns_[p]},
-                    "the partition value '" + *values[i][p] + "' is not of the column's type: " + e.detail());
+        throw Error(ErrorKind::kInvalidArgument, {.file = c.found.location, .column = ds->partition_columns_[p]},
+                    "the partition value '" + *c.values[p] + "' is not of the column's type: " + e.detail());
       }
     }
 
   // The filter known at opening leaves out the files its partition values
-  // rule out, before their footers are read.
+  // rule out, before their footers are read. With none left, the first file
+  // still gives the columns their types (and the dataset has no file).
   std::vector<size_t> kept;
   for (size_t i = 0; i < found.size(); ++i)
     if (!options.filter || ds->partition_columns_.empty() ||
-        partitions_may_match(*options.filter, partitions, typed[i]))
+        partitions_may_match(*options.filter, partitions, found[i].typed))
       kept.push_back(i);
   ds->files_pruned_at_open_ = static_cast<int64_t>(found.size() - kept.size());
-  // With none left, the first file still gives the columns their types.
-  std::vector<size_t> to_read = kept;
-  if (to_read.empty() && !found.empty()) to_read.push_back(0);
+  const bool schema_only = kept.empty();
+  std::vector<Candidate> files;
+  for (size_t i : schema_only ? std::vector<size_t>{0} : kept) files.push_back(std::move(found[i]));
   if (!summary) {
-    ds->footers_.resize(found.size());
-    schemas.resize(found.size());
-    ThreadPool pool(static_cast<int>(std::min<size_t>(static_cast<size_t>(options.threads), to_read.size())));
-    pool.parallel_for(to_read.size(), [&](size_t k) {
-      const size_t i = to_read[k];
-      auto input = opener(found[i].location);
-      found[i].size = input->size();
-      ds->footers_[i] = file::read_footer(*input, options.reader.footer);
+    ThreadPool pool(static_cast<int>(std::min<size_t>(static_cast<size_t>(options.threads), files.size())));
+    pool.parallel_for(files.size(), [&](size_t i) {
+      Candidate& c = files[i];
+      auto input = opener(c.found.location);
+      c.found.size = input->size();
+      c.footer = file::read_footer(*input, options.reader.footer);
       try {
-        schemas[i] = Schema::from_elements(ds->footers_[i].metadata.schema);
+        c.schema = Schema::from_elements(c.footer.metadata.schema);
       } catch (const Error& e) {
-        throw e.with_context("invalid schema").within({.file = found[i].location});
+        throw e.with_context("invalid schema").within({.file = c.found.location});
       }
     });
   }
-  {
-    // The dataset is the files read; the footer of a first file read only
-    // for its schema stays aside.
-    std::vector<FoundFile> f2;
-    std::vector<file::Footer> footers;
-    std::vector<Schema> s2;
-    std::vector<std::vector<std::optional<std::string>>> v2;
-    std::vector<std::vector<std::optional<filter::PhysicalValue>>> t2;
-    for (size_t i : to_read) {
-      f2.push_back(std::move(found[i]));
-      footers.push_back(std::move(ds->footers_[i]));
-      s2.push_back(std::move(schemas[i]));
-      v2.push_back(std::move(values[i]));
-      t2.push_back(std::move(typed[i]));
-    }
-    found = std::move(f2);
-    ds->footers_ = std::move(footers);
-    schemas = std::move(s2);
-    values = std::move(v2);
-    typed = std::move(t2);
-  }
-  const bool schema_only = kept.empty();
 
   // The files' columns made one.
   std::vector<UnifiedField> fields;
-  ds->file_columns_.resize(found.size());
+  std::vector<std::vector<std::optional<std::string>>> names(files.size());
   const bool by_id = options.schema_match == SchemaMatch::kByFieldId;
-  std::vector<std::vector<Widening>> widen;  // per field, per file
-  for (size_t i = 0; i < found.size(); ++i) {
-    const Schema& s = schemas[i];
+  for (size_t i = 0; i < files.size(); ++i) {
+    const Schema& s = files[i].schema;
     const SchemaNode& root = s.root();
     std::vector<bool> present(fields.size(), false);
     for (size_t c = 0; c < root.num_children(); ++c) {
@@ -608,7 +515,7 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
           ds->partition_columns_.end())
         continue;  // the folder's value stands for the column
       if (by_id && !node.field_id())
-        throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = node.name()},
+        throw Error(ErrorKind::kInvalidArgument, {.file = files[i].found.location, .column = node.name()},
                     "the column has no field id to match by");
       size_t u = 0;
       for (; u < fields.size(); ++u)
@@ -617,74 +524,64 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
         UnifiedField f;
         f.name = node.name();
         f.field_id = node.field_id();
-        const size_t at = node.element_index();
-        f.elements.assign(s.elements().begin() + static_cast<std::ptrdiff_t>(at),
-                          s.elements().begin() + static_cast<std::ptrdiff_t>(at + subtree_size(s.elements(), at)));
+        f.elements = field_elements(s, c);
         f.first_file = i;
         f.first_field = c;
         f.optional = i > 0;  // earlier files lack it
         fields.push_back(std::move(f));
         present.push_back(true);
-        widen.emplace_back(found.size(), Widening::kNone);
       } else {
         if (present[u])
-          throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = node.name()},
+          throw Error(ErrorKind::kInvalidArgument, {.file = files[i].found.location, .column = node.name()},
                       by_id ? "two columns have one field id" : "two top-level columns have one name");
         present[u] = true;
-        const SchemaNode& first = schemas[fields[u].first_file].root().child(fields[u].first_field);
+        const SchemaNode& first = files[fields[u].first_file].schema.root().child(fields[u].first_field);
         if (!same_tree(first, node, true)) {
           const Widening w = widening(first, node);
           if (w == Widening::kNone)
-            throw Error(ErrorKind::kInvalidArgument, {.file = found[i].location, .column = fields[u].name},
+            throw Error(ErrorKind::kInvalidArgument, {.file = files[i].found.location, .column = fields[u].name},
                         "the column is " + describe(node) + " here but " + describe(first) + " in " +
-                            found[fields[u].first_file].location + ": they cannot be one column");
-          widen[u][i] = w;
-          widen[u][fields[u].first_file] = w;
+                            files[fields[u].first_file].found.location + ": they cannot be one column");
+          fields[u].widen = w;
         }
       }
       if (node.repetition() != format::FieldRepetitionType::REQUIRED) fields[u].optional = true;
-      ds->file_columns_[i].field_of.resize(fields.size(), -1);
-      ds->file_columns_[i].field_of[u] = static_cast<int>(c);
+      names[i].resize(fields.size());
+      names[i][u] = node.name();
     }
     for (size_t u = 0; u < fields.size(); ++u)
-      if (u >= present.size() || !present[u]) fields[u].optional = true;
+      if (!present[u]) fields[u].optional = true;
   }
-  for (auto& fc : ds->file_columns_) fc.field_of.resize(fields.size(), -1);
+  for (auto& n : names) n.resize(fields.size());
 
   // The unified elements: the root, each field's subtree, the partitions.
   std::vector<format::SchemaElement> elements(1);
   elements[0].name = "schema";
   elements[0].num_children = static_cast<int32_t>(fields.size() + ds->partition_columns_.size());
-  for (size_t u = 0; u < fields.size(); ++u) {
-    std::vector<format::SchemaElement> sub = fields[u].elements;
-    if (fields[u].optional && sub[0].repetition_type == format::FieldRepetitionType::REQUIRED)
-      sub[0].repetition_type = format::FieldRepetitionType::OPTIONAL;
-    const bool any_widened =
-        std::any_of(widen[u].begin(), widen[u].end(), [](Widening w) { return w != Widening::kNone; });
-    if (any_widened) {
-      const Widening w =
-          *std::find_if(widen[u].begin(), widen[u].end(), [](Widening x) { return x != Widening::kNone; });
-      format::SchemaElement& e = sub[0];
-      if (w == Widening::kToInt64) {
-        e.type = format::Type::INT64;
-        if (e.logical_type && e.logical_type->INTEGER) e.logical_type->INTEGER = format::IntType{64, true};
-        if (e.converted_type) e.converted_type = format::ConvertedType::INT_64;
-      } else {
-        e.type = format::Type::DOUBLE;
-      }
+  for (UnifiedField& f : fields) {
+    format::SchemaElement& top = f.elements[0];
+    if (f.optional && top.repetition_type == format::FieldRepetitionType::REQUIRED)
+      top.repetition_type = format::FieldRepetitionType::OPTIONAL;
+    if (f.widen == Widening::kToInt64) {
+      top.type = format::Type::INT64;
+      if (top.logical_type && top.logical_type->INTEGER) top.logical_type->INTEGER = format::IntType{64, true};
+      if (top.converted_type) top.converted_type = format::ConvertedType::INT_64;
+    } else if (f.widen == Widening::kToDouble) {
+      top.type = format::Type::DOUBLE;
     }
-    elements.insert(elements.end(), sub.begin(), sub.end());
+    elements.insert(elements.end(), f.elements.begin(), f.elements.end());
   }
-  for (size_t p = 0; p < ds->partition_columns_.size(); ++p) elements.push_back(partition_elements[p + 1]);
+  elements.insert(elements.end(), partition_elements.begin() + 1, partition_elements.end());
   ds->schema_ = Schema::from_elements(elements);
 
-  if (schema_only) {
-    ds->footers_.clear();
-    ds->file_columns_.clear();
-    return ds;
+  if (schema_only) return ds;
+  for (size_t i = 0; i < files.size(); ++i) {
+    Candidate& c = files[i];
+    ds->files_.push_back({std::move(c.found.location), c.found.size, std::move(c.values)});
+    ds->footers_.push_back(std::move(c.footer));
+    ds->partition_physical_values_.push_back(std::move(c.typed));
+    ds->file_field_names_.push_back(std::move(names[i]));
   }
-  for (size_t i = 0; i < found.size(); ++i)
-    ds->files_.push_back({std::move(found[i].location), found[i].size, std::move(values[i])});
   return ds;
 }
 
@@ -704,19 +601,17 @@ std::unique_ptr<FileReader> Dataset::open_file(size_t i) const {
   reader.opener = dataset::opener_of(options_);
   // Local files are mapped (the default access); a caller's opener may
   // give anything, and remote inputs copy.
-  const bool resident = !options_.reader.opener && options_.reader.access == io::FileAccess::kMemoryMap &&
-                        f.location.find("://") == std::string::npos;
+  const bool resident =
+      !options_.reader.opener && options_.reader.access == io::FileAccess::kMemoryMap && !io::is_url(f.location);
   return FileReader::open(std::make_unique<dataset::LazyInput>(f.location, f.size, reader.opener, resident),
                           footers_.at(i), reader);
 }
 
 bool is_dataset_location(const std::string& location) {
-  if (io::is_url(location)) {
-    const size_t scheme = location.find("://") + 3;
-    return location.find_first_of("*?[", scheme) != std::string::npos || location.back() == '/' ||
-           dataset::is_summary_file(location);
-  }
-  if (dataset::has_glob(location) || dataset::is_summary_file(location)) return true;
+  if (dataset::is_summary_file(location)) return true;
+  if (io::is_url(location))  // a listing: a glob after the scheme, or a prefix
+    return dataset::has_glob(std::string_view(location).substr(location.find("://") + 3)) || location.back() == '/';
+  if (dataset::has_glob(location)) return true;
   std::error_code ec;
   return std::filesystem::is_directory(location, ec);
 }

@@ -11,11 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "../filter/bound_filter.h"
 #include "parq/array/array.h"
 #include "parq/file/file_reader.h"
+#include "parq/filter/expression.h"
 #include "parq/filter/literal.h"
 #include "parq/io/input.h"
+#include "parq/schema/schema.h"
 
 namespace parq::dataset {
 
@@ -54,14 +55,13 @@ class LazyInput final : public io::RandomAccessInput {
 // %-unescaped, nullopt for empty and __HIVE_DEFAULT_PARTITION__.
 std::vector<std::pair<std::string, std::optional<std::string>>> hive_folders(std::string_view relative);
 
-// SQL truth values, ordered so that AND is min and OR max.
-enum : uint8_t { kFalse = 0, kUnknown = 1, kTrue = 2 };
-
-// A bound filter's leaf test, and a whole bound filter, on one value per
-// test (a file's partition values; nullopt: null).
-uint8_t test_truth(const filter::LeafTest& t, const std::optional<filter::PhysicalValue>& v);
-uint8_t node_truth(const filter::FilterNode& n, const filter::BoundFilter& f,
-                   const std::vector<std::optional<filter::PhysicalValue>>& by_test);
+// Whether the column test `atom` (under `negated` NOTs) is true for a file
+// whose partition columns (the columns of `partitions`, a schema of them
+// alone) have `values`; `atom` must be on one of them. SQL's unknown (a
+// null value) is not true. Throws parq::Error for a literal that does not
+// fit its column.
+bool partition_atom_true(const filter::Expression& atom, bool negated, const Schema& partitions,
+                         const std::vector<std::optional<filter::PhysicalValue>>& values);
 
 // Whether `e` may be true for a file whose partition columns (the columns
 // of `partitions`, a schema of them alone) have `values`; tests of other
@@ -69,6 +69,9 @@ uint8_t node_truth(const filter::FilterNode& n, const filter::BoundFilter& f,
 // fit its partition column.
 bool partitions_may_match(const filter::Expression& e, const Schema& partitions,
                           const std::vector<std::optional<filter::PhysicalValue>>& values);
+
+// The elements of top-level field `field`'s subtree, in schema order.
+std::vector<format::SchemaElement> field_elements(const Schema& schema, size_t field);
 
 // `rows` copies of one value (or nulls) as a leaf of `type`.
 Array constant_array(const std::string& name, const ValueType& type, const std::optional<filter::PhysicalValue>& value,

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <map>
 #include <mutex>
 
 #include "../filter/bound_filter.h"
@@ -19,49 +20,11 @@
 namespace parq {
 namespace {
 
-using dataset::kTrue;
-using dataset::node_truth;
-using dataset::test_truth;
 using filter::Expression;
 using filter::ExpressionPtr;
 
-// The name of the root's `f`th child in a valid schema's elements.
-std::string top_level_name(const std::vector<format::SchemaElement>& elements, size_t f) {
-  size_t i = 1;
-  for (size_t c = 0; c < f; ++c) {
-    size_t pending = 1;
-    while (pending > 0) {
-      pending += static_cast<size_t>(std::max(0, elements.at(i).num_children.value_or(0)));
-      --pending;
-      ++i;
-    }
-  }
-  return elements.at(i).name;
-}
-
 // The first component of a dotted path.
 std::string head_of(const std::string& path) { return path.substr(0, path.find('.')); }
-
-// What a dataset read knows of one file: its partition values, which of
-// the dataset's fields it has and under which name.
-struct FileView {
-  const Dataset* dataset;
-  size_t file;
-  // The partition column's index among partition_columns(), or -1.
-  int partition_of(const std::string& name) const {
-    const auto& p = dataset->partition_columns();
-    auto it = std::find(p.begin(), p.end(), name);
-    return it == p.end() ? -1 : static_cast<int>(it - p.begin());
-  }
-  // The dataset's top-level field index of a name (partitions excluded), or -1.
-  int field_of(const std::string& name) const {
-    const SchemaNode& root = dataset->schema().root();
-    const size_t fields = root.num_children() - dataset->partition_columns().size();
-    for (size_t u = 0; u < fields; ++u)
-      if (root.child(u).name() == name) return static_cast<int>(u);
-    return -1;
-  }
-};
 
 struct Rewritten {
   enum Kind { kTrue, kFalse, kExpr } kind = kTrue;
@@ -74,9 +37,10 @@ struct Rewritten {
 // stays (renamed to the file's names).
 class FilterRewriter {
  public:
-  FilterRewriter(const FileView& view, std::vector<std::optional<filter::PhysicalValue>> partition_values,
-                 std::vector<std::optional<std::string>> renamed)
-      : view_(view), values_(std::move(partition_values)), renamed_(std::move(renamed)) {}
+  // `file_name_of`: the dataset's field names to the file's (nullopt where
+  // the file lacks the field).
+  FilterRewriter(const Dataset& ds, size_t file, const std::map<std::string, std::optional<std::string>>& file_name_of)
+      : ds_(ds), file_(file), file_name_of_(file_name_of) {}
 
   Rewritten rewrite(const Expression& e, bool negated) {
     using K = Expression::Kind;
@@ -107,26 +71,19 @@ class FilterRewriter {
  private:
   Rewritten atom(const Expression& e, bool negated) {
     const std::string head = head_of(e.column());
-    const int p = view_.partition_of(head);
-    if (p >= 0) {
-      ExpressionPtr bound_expr = rebuild(e, e.column());
-      if (negated) bound_expr = Expression::negate(bound_expr);
-      const filter::BoundFilter f = filter::BoundFilter::bind(*bound_expr, view_.dataset->schema());
-      std::vector<std::optional<filter::PhysicalValue>> by_test(f.tests().size(), values_[static_cast<size_t>(p)]);
-      return node_truth(f.root(), f, by_test) == kTrue ? Rewritten{Rewritten::kTrue, nullptr}
-                                                       : Rewritten{Rewritten::kFalse, nullptr};
-    }
-    const int u = view_.field_of(head);
-    if (u < 0 || !renamed_[static_cast<size_t>(u)]) {
-      // The file lacks the column: every value is null.
-      // IS NULL is true (false under NOT); every other test is unknown,
-      // under NOT too.
+    if (ds_.partition_schema().find_column(head) >= 0)
+      return {dataset::partition_atom_true(e, negated, ds_.partition_schema(), ds_.partition_physical_values(file_))
+                  ? Rewritten::kTrue
+                  : Rewritten::kFalse,
+              nullptr};
+    auto it = file_name_of_.find(head);
+    if (it == file_name_of_.end() || !it->second) {
+      // The file lacks the column: every value is null. IS NULL is true
+      // (false under NOT); every other test is unknown, under NOT too.
       const bool is_null = e.kind() == Expression::Kind::kIsNull;
       return {is_null && !negated ? Rewritten::kTrue : Rewritten::kFalse, nullptr};
     }
-    const std::string& name = *renamed_[static_cast<size_t>(u)];
-    std::string path = name + e.column().substr(head.size());
-    ExpressionPtr out = rebuild(e, path);
+    ExpressionPtr out = rebuild(e, *it->second + e.column().substr(head.size()));
     return {Rewritten::kExpr, negated ? Expression::negate(out) : out};
   }
 
@@ -146,58 +103,28 @@ class FilterRewriter {
     }
   }
 
-  const FileView& view_;
-  std::vector<std::optional<filter::PhysicalValue>> values_;
-  std::vector<std::optional<std::string>> renamed_;
+  const Dataset& ds_;
+  size_t file_;
+  const std::map<std::string, std::optional<std::string>>& file_name_of_;
 };
 
-void add_stats(ReadStats& to, const ReadStats& s) {
-  to.row_groups += s.row_groups;
-  to.row_groups_pruned_by_selection += s.row_groups_pruned_by_selection;
-  to.row_groups_pruned_by_statistics += s.row_groups_pruned_by_statistics;
-  to.row_groups_pruned_by_dictionary += s.row_groups_pruned_by_dictionary;
-  to.row_groups_pruned_by_bloom_filter += s.row_groups_pruned_by_bloom_filter;
-  to.pages += s.pages;
-  to.pages_pruned_by_index += s.pages_pruned_by_index;
-  to.header_pages += s.header_pages;
-  to.pages_pruned_by_headers += s.pages_pruned_by_headers;
-  to.rows += s.rows;
-  to.rows_pruned_by_row_groups += s.rows_pruned_by_row_groups;
-  to.rows_pruned_by_pages += s.rows_pruned_by_pages;
-  to.rows_pruned_by_selection += s.rows_pruned_by_selection;
-  to.rows_decoded += s.rows_decoded;
-  to.rows_filtered += s.rows_filtered;
-  to.rows_skipped_by_offset += s.rows_skipped_by_offset;
-  to.rows_returned += s.rows_returned;
-  to.bytes_read += s.bytes_read;
-  to.pages_decompressed += s.pages_decompressed;
-  to.values_decoded += s.values_decoded;
-  to.batch_restarts += s.batch_restarts;
-}
-
 // INT32 -> INT64 and FLOAT -> DOUBLE, the widenings a dataset's schema
-// allows.
+// allows (a leaf whose physical type is the dataset's is only retyped).
 void widen(Array& a, const ValueType& to) {
-  if (a.kind != ArrayKind::kLeaf || a.type.physical == to.physical) {
-    a.type = a.kind == ArrayKind::kLeaf ? to : a.type;
-    return;
+  if (a.type.physical != to.physical) {
+    const auto n = static_cast<size_t>(a.length);
+    Buffer out(n * 8);
+    if (a.type.physical == format::Type::INT32 && to.physical == format::Type::INT64) {
+      std::copy_n(a.values.data_as<int32_t>(), n, out.data_as<int64_t>());
+    } else if (a.type.physical == format::Type::FLOAT && to.physical == format::Type::DOUBLE) {
+      std::copy_n(a.values.data_as<float>(), n, out.data_as<double>());
+    } else {
+      throw Error("column " + a.name + ": cannot widen " + format::to_string(a.type.physical) + " to " +
+                      format::to_string(to.physical),
+                  ErrorKind::kInvalidArgument);
+    }
+    a.values = std::move(out);
   }
-  const auto n = static_cast<size_t>(a.length);
-  Buffer out(n * 8);
-  if (a.type.physical == format::Type::INT32 && to.physical == format::Type::INT64) {
-    const int32_t* in = a.values.data_as<int32_t>();
-    int64_t* o = out.data_as<int64_t>();
-    for (size_t i = 0; i < n; ++i) o[i] = in[i];
-  } else if (a.type.physical == format::Type::FLOAT && to.physical == format::Type::DOUBLE) {
-    const float* in = a.values.data_as<float>();
-    double* o = out.data_as<double>();
-    for (size_t i = 0; i < n; ++i) o[i] = in[i];
-  } else {
-    throw Error("column " + a.name + ": cannot widen " + format::to_string(a.type.physical) + " to " +
-                    format::to_string(to.physical),
-                ErrorKind::kInvalidArgument);
-  }
-  a.values = std::move(out);
   a.type = to;
 }
 
@@ -205,52 +132,46 @@ void widen(Array& a, const ValueType& to) {
 class FilePart {
  public:
   FilePart(const Dataset& ds, size_t file, const DatasetReadOptions& options, const RecordBatch& prototype,
-           const std::vector<std::string>& out_fields, const filter::ExpressionPtr& filter, int threads,
-           int64_t memory_limit)
-      : ds_(ds), file_(file), options_(options), prototype_(prototype), out_fields_(out_fields) {
-    view_ = FileView{&ds, file};
-    const size_t fields = ds.schema().root().num_children() - ds.partition_columns().size();
-    std::vector<std::optional<std::string>> renamed(fields);
-    const auto& elements = ds.footer(file).metadata.schema;
-    for (size_t u = 0; u < fields; ++u) {
-      const int f = ds.file_columns(file).field_of[u];
-      if (f >= 0) renamed[u] = top_level_name(elements, static_cast<size_t>(f));
-    }
-    renamed_ = renamed;
-    const DatasetFile& f = ds.files()[file];
-    const size_t first_partition = ds.schema().num_columns() - ds.partition_columns().size();
-    for (size_t p = 0; p < ds.partition_columns().size(); ++p) {
-      const auto& text = f.partition_values[p];
-      partition_values_.push_back(
-          text ? std::optional(filter::physical_value_from_text(ds.schema().column(first_partition + p), *text))
-               : std::nullopt);
-    }
+           const filter::ExpressionPtr& filter, int threads, int64_t memory_limit)
+      : ds_(ds), file_(file), options_(options), prototype_(prototype) {
+    const SchemaNode& root = ds.schema().root();
+    const auto& names = ds.file_field_names(file);
+    std::map<std::string, std::optional<std::string>> file_name_of;
+    for (size_t u = 0; u < names.size(); ++u) file_name_of[root.child(u).name()] = names[u];
     read_ = options.read;
     read_.threads = threads;
     read_.memory_limit = memory_limit;
     read_.stats = &stats_;
     read_.filter = nullptr;
     if (filter) {
-      FilterRewriter rewriter(view_, partition_values_, renamed);
-      Rewritten r = rewriter.rewrite(*filter, false);
+      Rewritten r = FilterRewriter(ds, file, file_name_of).rewrite(*filter, false);
       if (r.kind == Rewritten::kFalse) {
         pruned_ = true;
         return;
       }
       read_.filter = r.expr;
     }
-    // The file's columns: the requested paths under the fields it has.
+    // The file's columns: the requested paths under the fields it has; and
+    // where each column of the dataset's batches comes from.
     read_.columns.clear();
     std::vector<std::string> requested = options.read.columns;
     if (requested.empty())
-      for (const std::string& name : out_fields_) requested.push_back(name);
+      for (size_t k = 0; k < dataset_columns(); ++k) requested.push_back(prototype.columns[k].name);
     for (const std::string& path : requested) {
       const std::string head = head_of(path);
-      const int u = view_.field_of(head);
-      if (u < 0 || !renamed[static_cast<size_t>(u)]) continue;
-      read_.columns.push_back(*renamed[static_cast<size_t>(u)] + path.substr(head.size()));
+      auto it = file_name_of.find(head);
+      if (it != file_name_of.end() && it->second) read_.columns.push_back(*it->second + path.substr(head.size()));
     }
     read_.no_columns = read_.columns.empty();
+    for (size_t k = 0; k < dataset_columns(); ++k) {
+      const std::string& name = prototype.columns[k].name;
+      ColumnSource& source = sources_.emplace_back();
+      if (const int p = ds.partition_schema().find_column(name); p >= 0) {
+        source = {ColumnSource::kPartition, static_cast<size_t>(p), {}};
+      } else if (auto it = file_name_of.find(name); it != file_name_of.end() && it->second) {
+        source = {ColumnSource::kFile, 0, *it->second};
+      }
+    }
   }
 
   bool pruned() const { return pruned_; }
@@ -260,10 +181,22 @@ class FilePart {
     read_.limit = limit;
   }
 
-  // Starts the file's read (opening its footer's reader, not its input).
+  // Starts the file's read (opening its footer's reader, not its input),
+  // and finds the file's columns in its batches once.
   void start() {
     reader_ = ds_.open_file(file_);
+    lazy_ = static_cast<const dataset::LazyInput*>(&reader_->input());
     source_ = read_batches(*reader_, read_);
+    const RecordBatch shape = source_->prototype();
+    for (ColumnSource& s : sources_)
+      if (s.kind == ColumnSource::kFile) {
+        size_t at = 0;
+        while (at < shape.columns.size() && shape.columns[at].name != s.file_name) ++at;
+        if (at == shape.columns.size())
+          throw Error(ErrorKind::kCorrupt, {.file = ds_.files()[file_].location, .column = s.file_name},
+                      "the file's read lacks a column it was asked for");
+        s.index = at;
+      }
   }
 
   bool next(RecordBatch& out) {
@@ -274,54 +207,52 @@ class FilePart {
   }
 
   const ReadStats& stats() const { return stats_; }
-  bool opened() const {
-    auto* lazy = reader_ ? dynamic_cast<const dataset::LazyInput*>(&reader_->input()) : nullptr;
-    return lazy == nullptr || lazy->opened();
-  }
+  bool opened() const { return lazy_ == nullptr || lazy_->opened(); }
 
  private:
+  // Where a column of the dataset's batches comes from.
+  struct ColumnSource {
+    enum Kind { kMissing, kPartition, kFile } kind = kMissing;
+    size_t index = 0;       // the partition column, or the column in the file's batches
+    std::string file_name;  // kFile: the file's name for it
+  };
+
+  // The prototype's columns before the row index and file name.
+  size_t dataset_columns() const {
+    return prototype_.columns.size() - !options_.read.row_index_column.empty() - !options_.file_name_column.empty();
+  }
+
   // The file's batch in the dataset's shape: its columns renamed and
   // widened where the dataset's are, nulls where it lacks a column,
   // partition values, the row index and file name.
   void adapt(RecordBatch& in, RecordBatch& out) {
     out.num_rows = in.num_rows;
     out.columns.clear();
-    const size_t fields = ds_.schema().root().num_children() - ds_.partition_columns().size();
-    const size_t first_partition = ds_.schema().num_columns() - ds_.partition_columns().size();
-    for (size_t k = 0; k < out_fields_.size(); ++k) {
+    for (size_t k = 0; k < dataset_columns(); ++k) {
       const Array& proto = prototype_.columns[k];
-      const int p = view_.partition_of(out_fields_[k]);
-      if (p >= 0) {
-        out.columns.push_back(dataset::constant_array(proto.name, ds_.schema().column(first_partition + p).type,
-                                                      partition_values_[static_cast<size_t>(p)], in.num_rows));
-        continue;
+      const ColumnSource& s = sources_[k];
+      switch (s.kind) {
+        case ColumnSource::kPartition:
+          out.columns.push_back(dataset::constant_array(proto.name, proto.type,
+                                                        ds_.partition_physical_values(file_)[s.index], in.num_rows));
+          break;
+        case ColumnSource::kMissing:
+          out.columns.push_back(dataset::null_array(proto, in.num_rows));
+          break;
+        case ColumnSource::kFile: {
+          Array& a = out.columns.emplace_back(std::move(in.columns[s.index]));
+          a.name = proto.name;
+          if (a.kind == ArrayKind::kLeaf && !(a.type == proto.type)) widen(a, proto.type);
+          break;
+        }
       }
-      const int u = view_.field_of(out_fields_[k]);
-      const auto& name = u >= 0 && static_cast<size_t>(u) < fields ? renamed_[static_cast<size_t>(u)] : std::nullopt;
-      Array* found = nullptr;
-      if (name)
-        for (Array& a : in.columns)
-          if (a.name == *name) {
-            found = &a;
-            break;
-          }
-      if (!found) {
-        out.columns.push_back(dataset::null_array(proto, in.num_rows));
-        continue;
-      }
-      Array a = std::move(*found);
-      a.name = proto.name;
-      if (a.kind == ArrayKind::kLeaf && !(a.type == proto.type)) widen(a, proto.type);
-      out.columns.push_back(std::move(a));
     }
     if (!options_.read.row_index_column.empty()) out.columns.push_back(std::move(in.columns.back()));
     if (!options_.file_name_column.empty()) {
-      ValueType t;
-      t.physical = format::Type::BYTE_ARRAY;
-      t.logical.STRING = format::StringType{};
       filter::PhysicalValue v;
       v.bytes = ds_.files()[file_].location;
-      out.columns.push_back(dataset::constant_array(options_.file_name_column, t, v, in.num_rows));
+      out.columns.push_back(
+          dataset::constant_array(options_.file_name_column, prototype_.columns.back().type, v, in.num_rows));
     }
   }
 
@@ -329,14 +260,12 @@ class FilePart {
   size_t file_;
   const DatasetReadOptions& options_;
   const RecordBatch& prototype_;
-  const std::vector<std::string>& out_fields_;
-  FileView view_{};
-  std::vector<std::optional<std::string>> renamed_;
-  std::vector<std::optional<filter::PhysicalValue>> partition_values_;
+  std::vector<ColumnSource> sources_;  // per dataset column of the prototype
   ReadOptions read_;
   ReadStats stats_;
   bool pruned_ = false;
   std::unique_ptr<FileReader> reader_;
+  const dataset::LazyInput* lazy_ = nullptr;
   std::unique_ptr<BatchSource> source_;
 };
 
@@ -357,7 +286,6 @@ class DatasetBatchReader final : public BatchSource {
     const std::vector<ArrayPlan> plans =
         r.no_columns ? std::vector<ArrayPlan>{} : plan_arrays(schema, select_leaves(schema, r.columns));
     prototype_ = empty_batch(plans);
-    for (const Array& a : prototype_.columns) out_fields_.push_back(a.name);
     if (!r.row_index_column.empty()) {
       Array a;
       a.name = r.row_index_column;
@@ -407,12 +335,11 @@ class DatasetBatchReader final : public BatchSource {
 
  private:
   std::unique_ptr<FilePart> make_part(size_t file, int threads, int64_t memory_limit) {
-    return std::make_unique<FilePart>(*ds_, file, options_, prototype_, out_fields_, options_.read.filter, threads,
-                                      memory_limit);
+    return std::make_unique<FilePart>(*ds_, file, options_, prototype_, options_.read.filter, threads, memory_limit);
   }
 
   void finish_file(const FilePart& part) {
-    add_stats(*stats_, part.stats());
+    *stats_ += part.stats();
     if (part.opened())
       ++stats_->files_opened;
     else
@@ -525,7 +452,6 @@ class DatasetBatchReader final : public BatchSource {
   ReadStats own_stats_;
   ReadStats* stats_ = nullptr;
   RecordBatch prototype_;
-  std::vector<std::string> out_fields_;
   std::vector<size_t> files_;
   int64_t offset_left_ = 0, limit_left_ = -1;
   bool parallel_ = false;
@@ -548,50 +474,24 @@ class DatasetBatchReader final : public BatchSource {
 
 std::vector<size_t> files_to_read(const Dataset& dataset, const filter::ExpressionPtr& filter) {
   std::vector<size_t> out;
-  const size_t parts = dataset.partition_columns().size();
-  if (!filter || parts == 0) {
-    for (size_t i = 0; i < dataset.files().size(); ++i) out.push_back(i);
-    return out;
-  }
-  const Schema& schema = dataset.schema();
-  const filter::BoundFilter bound = filter::BoundFilter::bind(*filter, schema);
-  const size_t first_partition = schema.num_columns() - parts;
-  for (size_t i = 0; i < dataset.files().size(); ++i) {
-    std::vector<std::optional<filter::PhysicalValue>> by_test(bound.tests().size());
-    std::vector<bool> known(bound.tests().size(), false);
-    for (size_t t = 0; t < bound.tests().size(); ++t) {
-      const auto column = static_cast<size_t>(bound.tests()[t].column);
-      if (column < first_partition) continue;  // another column's test may be true
-      const auto& text = dataset.files()[i].partition_values[column - first_partition];
-      if (text) by_test[t] = filter::physical_value_from_text(schema.column(column), *text);
-      known[t] = true;
-    }
-    // Evaluate with unknown tests as "may be true": a file is ruled out only
-    // when the filter is false whatever they are.
-    auto may_be_true = [&](auto& self, const filter::FilterNode& n) -> bool {
-      using K = filter::FilterNode::Kind;
-      switch (n.kind) {
-        case K::kTrue:
-          return true;
-        case K::kFalse:
-        case K::kUnknown:
-          return false;
-        case K::kTest:
-          return !known[n.test] || test_truth(bound.tests()[n.test], by_test[n.test]) == kTrue;
-        case K::kAnd:
-          for (const auto& c : n.children)
-            if (!self(self, c)) return false;
-          return true;
-        case K::kOr:
-          for (const auto& c : n.children)
-            if (self(self, c)) return true;
-          return false;
-      }
-      return true;
-    };
-    if (may_be_true(may_be_true, bound.root())) out.push_back(i);
-  }
+  for (size_t i = 0; i < dataset.files().size(); ++i)
+    if (!filter || dataset.partition_columns().empty() ||
+        dataset::partitions_may_match(*filter, dataset.partition_schema(), dataset.partition_physical_values(i)))
+      out.push_back(i);
   return out;
+}
+
+int64_t count_rows(std::shared_ptr<const Dataset> dataset, const ReadOptions& options) {
+  if (!options.filter) return dataset->num_rows();
+  DatasetReadOptions read;
+  read.read = options;
+  read.read.columns.clear();
+  read.read.no_columns = true;
+  auto source = read_batches(std::move(dataset), read);
+  RecordBatch batch;
+  int64_t rows = 0;
+  while (source->next(batch)) rows += batch.num_rows;
+  return rows;
 }
 
 std::unique_ptr<BatchSource> read_batches(std::shared_ptr<const Dataset> dataset, const DatasetReadOptions& options) {

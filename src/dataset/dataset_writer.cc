@@ -7,6 +7,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "dataset_parts.h"
 #include "parq/array/take.h"
 #include "parq/dataset/dataset.h"
 #include "parq/error.h"
@@ -42,57 +43,50 @@ bool can_partition(const ValueType& t) {
   return false;
 }
 
-// Appends row `i`'s value of a partition column as its folder's text.
+// Appends row `i`'s value of a partition column as its folder's text,
+// straight into `out` (numbers, booleans and dates need no escaping).
 void append_value(std::string& out, const Array& a, int64_t i) {
   if (!a.is_valid(i)) {
     out += "__HIVE_DEFAULT_PARTITION__";
     return;
   }
-  std::string text;
   switch (a.type.physical) {
     case format::Type::BOOLEAN:
-      text = (a.values.data()[i >> 3] >> (i & 7) & 1) ? "true" : "false";
-      break;
+      out += (a.values.data()[i >> 3] >> (i & 7) & 1) ? "true" : "false";
+      return;
     case format::Type::INT32: {
       const int32_t v = a.values.data_as<int32_t>()[i];
-      if (a.type.logical.DATE)
-        text::append_date(text, v);
-      else if (a.type.logical.INTEGER && !a.type.logical.INTEGER->is_signed)
-        text::append_unsigned(text, static_cast<uint32_t>(v));
-      else
-        text::append_integer(text, v);
-      break;
+      if (a.type.logical.DATE) {
+        // The canonical text quotes a date (it is JSON): the folder does not.
+        const size_t at = out.size();
+        text::append_date(out, v);
+        out.pop_back();
+        out.erase(at, 1);
+      } else if (a.type.logical.INTEGER && !a.type.logical.INTEGER->is_signed) {
+        text::append_unsigned(out, static_cast<uint32_t>(v));
+      } else {
+        text::append_integer(out, v);
+      }
+      return;
     }
     case format::Type::INT64: {
       const int64_t v = a.values.data_as<int64_t>()[i];
       if (a.type.logical.INTEGER && !a.type.logical.INTEGER->is_signed)
-        text::append_unsigned(text, static_cast<uint64_t>(v));
+        text::append_unsigned(out, static_cast<uint64_t>(v));
       else
-        text::append_integer(text, v);
-      break;
+        text::append_integer(out, v);
+      return;
     }
     default: {
       const int32_t* off = a.offsets_data();
-      text.assign(reinterpret_cast<const char*>(a.values.data()) + off[i], static_cast<size_t>(off[i + 1] - off[i]));
-      if (text.empty()) {  // an empty value reads back as null; say so
+      const std::string_view bytes(reinterpret_cast<const char*>(a.values.data()) + off[i],
+                                   static_cast<size_t>(off[i + 1] - off[i]));
+      if (bytes.empty())  // an empty value reads back as null; say so
         out += "__HIVE_DEFAULT_PARTITION__";
-        return;
-      }
+      else
+        append_escaped(out, bytes);
     }
   }
-  // The text functions write JSON: a date comes quoted.
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
-  append_escaped(out, text);
-}
-
-size_t subtree_end(const std::vector<format::SchemaElement>& elements, size_t i) {
-  size_t end = i + 1, pending = static_cast<size_t>(std::max(0, elements[i].num_children.value_or(0)));
-  while (pending > 0 && end < elements.size()) {
-    pending += static_cast<size_t>(std::max(0, elements[end].num_children.value_or(0)));
-    --pending;
-    ++end;
-  }
-  return end;
 }
 
 std::string random_prefix() {
@@ -134,18 +128,13 @@ class DatasetWriter::Impl {
     if (partition_fields_.size() == root.num_children() && !partition_fields_.empty())
       throw Error("partition_by: every column would be a folder, leaving the files none", ErrorKind::kInvalidArgument);
     // The files' schema: the fields that are not partitions.
-    const auto& elements = schema.elements();
-    std::vector<format::SchemaElement> data(1, elements[0]);
-    size_t i = 1;
-    for (size_t f = 0; f < root.num_children(); ++f) {
-      const size_t end = subtree_end(elements, i);
+    std::vector<format::SchemaElement> data(1, schema.elements()[0]);
+    for (size_t f = 0; f < root.num_children(); ++f)
       if (std::find(partition_fields_.begin(), partition_fields_.end(), f) == partition_fields_.end()) {
-        data.insert(data.end(), elements.begin() + static_cast<std::ptrdiff_t>(i),
-                    elements.begin() + static_cast<std::ptrdiff_t>(end));
+        const std::vector<format::SchemaElement> field = dataset::field_elements(schema, f);
+        data.insert(data.end(), field.begin(), field.end());
         data_fields_.push_back(f);
       }
-      i = end;
-    }
     data[0].num_children = static_cast<int32_t>(data_fields_.size());
     data_schema_ = Schema::from_elements(data);
     num_fields_ = root.num_children();

@@ -29,7 +29,7 @@ bool match_class(std::string_view pattern, size_t& p, char c, bool& is_class) {
   size_t q = p + 1;
   bool negate = q < pattern.size() && (pattern[q] == '!' || pattern[q] == '^');
   if (negate) ++q;
-  size_t close = pattern.find(']', q + 1 <= pattern.size() ? q + 1 : q);
+  size_t close = pattern.find(']', q + 1);  // a ']' first in the class is one of its characters
   if (close == std::string_view::npos) {
     is_class = false;
     return false;

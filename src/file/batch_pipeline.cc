@@ -35,33 +35,30 @@ int64_t owned_bytes(const ChunkBytes& chunk) {
   return n;
 }
 
-// Fetches each request from its chunk's input: one read_ranges call per
-// input (a row group's chunks are almost always in one file, which a
-// summary file's `file_path` may name).
-std::vector<ChunkBytes> fetch_all(const FileReader& file, size_t row_group, const std::vector<size_t>& slots,
-                                  const PipelineConfig& config, std::vector<fetch::ChunkRequest>& requests) {
-  std::vector<io::RandomAccessInput*> inputs;
-  inputs.reserve(slots.size());
-  for (size_t s : slots) inputs.push_back(&file.chunk_input(row_group, static_cast<size_t>(config.leaves[s])));
-  if (inputs.empty()) return fetch::fetch_chunks(file.input(), requests);
-  if (std::all_of(inputs.begin(), inputs.end(), [&](auto* in) { return in == inputs.front(); }))
-    return fetch::fetch_chunks(*inputs.front(), requests);
+// Fetches each request from its input (`inputs[k]` for `requests[k]`):
+// one read_ranges call per input, in which that input may coalesce and run
+// them concurrently (a row group's chunks are almost always in one file,
+// which a summary file's `file_path` may name).
+std::vector<ChunkBytes> fetch_by_input(const std::vector<io::RandomAccessInput*>& inputs,
+                                       std::vector<fetch::ChunkRequest>& requests) {
+  std::map<io::RandomAccessInput*, std::vector<size_t>> by_input;
+  for (size_t k = 0; k < inputs.size(); ++k) by_input[inputs[k]].push_back(k);
   std::vector<ChunkBytes> out(requests.size());
-  std::vector<bool> done(requests.size(), false);
-  for (size_t i = 0; i < requests.size(); ++i) {
-    if (done[i]) continue;
-    std::vector<size_t> same;
+  for (auto& [input, which] : by_input) {
     std::vector<fetch::ChunkRequest> batch;
-    for (size_t j = i; j < requests.size(); ++j)
-      if (!done[j] && inputs[j] == inputs[i]) {
-        same.push_back(j);
-        batch.push_back(std::move(requests[j]));
-        done[j] = true;
-      }
-    std::vector<ChunkBytes> got = fetch::fetch_chunks(*inputs[i], batch);
-    for (size_t k = 0; k < same.size(); ++k) out[same[k]] = std::move(got[k]);
+    for (size_t k : which) batch.push_back(std::move(requests[k]));
+    std::vector<ChunkBytes> got = fetch::fetch_chunks(*input, batch);
+    for (size_t j = 0; j < which.size(); ++j) out[which[j]] = std::move(got[j]);
   }
   return out;
+}
+
+// The inputs of a row group's slots' chunks.
+std::vector<io::RandomAccessInput*> inputs_of(const FileReader& file, size_t row_group,
+                                              const std::vector<size_t>& slots, const PipelineConfig& config) {
+  std::vector<io::RandomAccessInput*> inputs;
+  for (size_t s : slots) inputs.push_back(&file.chunk_input(row_group, static_cast<size_t>(config.leaves[s])));
+  return inputs;
 }
 
 }  // namespace
@@ -447,7 +444,7 @@ std::vector<ChunkBytes> BatchPipeline::fetch_early(const Group& g, const std::ve
   const auto& groups = config_.plan->row_groups;
   if (resident_) {
     std::vector<fetch::ChunkRequest> requests = requests_of(*g.plan, slots);
-    return fetch_all(file, g.plan->row_group, slots, config_, requests);
+    return fetch_by_input(inputs_of(file, g.plan->row_group, slots, config_), requests);
   }
   std::unique_lock lock(ahead_mutex_);
   for (;;) {
@@ -495,19 +492,16 @@ std::vector<ChunkBytes> BatchPipeline::fetch_early(const Group& g, const std::ve
   // chunks and the next one's are almost always in one file).
   std::vector<std::vector<ChunkBytes>> got(claimed.size());
   try {
-    std::map<io::RandomAccessInput*, std::vector<std::pair<size_t, size_t>>> by_input;  // (group, slot position)
+    std::vector<io::RandomAccessInput*> inputs;
+    std::vector<fetch::ChunkRequest> all;
     for (size_t i = 0; i < claimed.size(); ++i) {
-      got[i].resize(slots.size());
-      for (size_t k = 0; k < slots.size(); ++k)
-        by_input[&file.chunk_input(groups[claimed[i]].row_group, static_cast<size_t>(config_.leaves[slots[k]]))]
-            .push_back({i, k});
+      for (io::RandomAccessInput* in : inputs_of(file, groups[claimed[i]].row_group, slots, config_))
+        inputs.push_back(in);
+      for (auto& r : requests[i]) all.push_back(std::move(r));
     }
-    for (auto& [input, where] : by_input) {
-      std::vector<fetch::ChunkRequest> all;
-      for (auto [i, k] : where) all.push_back(std::move(requests[i][k]));
-      std::vector<ChunkBytes> fetched = fetch::fetch_chunks(*input, all);
-      for (size_t j = 0; j < where.size(); ++j) got[where[j].first][where[j].second] = std::move(fetched[j]);
-    }
+    std::vector<ChunkBytes> fetched = fetch_by_input(inputs, all);
+    for (size_t i = 0; i < claimed.size(); ++i)
+      for (size_t k = 0; k < slots.size(); ++k) got[i].push_back(std::move(fetched[i * slots.size() + k]));
   } catch (...) {
     // The later groups fetch their own when they open (and meet the error
     // there, if it is theirs).
@@ -532,7 +526,7 @@ void BatchPipeline::open(Group& g, bool late) {
   std::vector<ChunkBytes> bytes;
   if (late) {
     std::vector<fetch::ChunkRequest> requests = requests_of(plan, slots);
-    bytes = fetch_all(file, plan.row_group, slots, config_, requests);
+    bytes = fetch_by_input(inputs_of(file, plan.row_group, slots, config_), requests);
   } else {
     bytes = fetch_early(g, slots);
   }

@@ -96,7 +96,6 @@ class FileLookups final : public plan::ChunkLookups {
   // the plan may consult. Anything else is read on its own when asked for.
   void will_need(const std::vector<size_t>& row_groups, const std::vector<int>& columns) override {
     if (file_.input().memory_resident() || !blocks_.empty()) return;
-    constexpr uint64_t kMaxAhead = uint64_t{64} << 20;
     std::vector<io::FileRange> ranges;
     uint64_t total = 0;
     const auto& md = file_.metadata();
@@ -117,7 +116,7 @@ class FileLookups final : public plan::ChunkLookups {
     const uint64_t size = file_.input().size();
     std::vector<io::FileRange> kept;
     for (const io::FileRange& r : ranges)
-      if (r.offset <= size && r.length <= size - r.offset && (total += r.length) <= kMaxAhead) kept.push_back(r);
+      if (r.offset <= size && r.length <= size - r.offset && (total += r.length) <= kMaxLookAhead) kept.push_back(r);
     if (kept.empty()) return;
     try {
       std::vector<io::ByteRange> bytes = file_.input().read_ranges(kept);
@@ -127,20 +126,19 @@ class FileLookups final : public plan::ChunkLookups {
     }
   }
 
-  // Reads the page indexes of these chunks in one range per input, so that
-  // an input that is not in memory (a remote one) spends a round trip on
-  // them all rather than one per chunk and index. Writers put every
-  // column index, then every offset index, between the last row group and
-  // the footer: the union of the ranges is about the page index itself.
-  // The prefetch above, made when the plan first asks for a page index
+  // prefetch_page_indexes, made when the plan first asks for a page index
   // (so that a file whose row groups the statistics rule out is not read).
   void prefetch_page_indexes_on_first_use(std::vector<size_t> row_groups, std::vector<int> columns) {
     prefetch_groups_ = std::move(row_groups);
     prefetch_columns_ = std::move(columns);
   }
 
+  // Reads the page indexes of these chunks in one range per input, so that
+  // an input that is not in memory (a remote one) spends a round trip on
+  // them all rather than one per chunk and index. Writers put every
+  // column index, then every offset index, between the last row group and
+  // the footer: the union of the ranges is about the page index itself.
   void prefetch_page_indexes(const std::vector<size_t>& row_groups, const std::vector<int>& columns) {
-    constexpr uint64_t kMaxPrefetch = uint64_t{64} << 20;
     std::map<io::RandomAccessInput*, std::vector<Key>> by_input;
     for (size_t g : row_groups)
       for (int c : columns)
@@ -158,7 +156,7 @@ class FileLookups final : public plan::ChunkLookups {
         } catch (const Error&) {  // read (and left out) on its own later
         }
       }
-      if (hi <= lo || hi - lo > kMaxPrefetch) continue;
+      if (hi <= lo || hi - lo > kMaxLookAhead) continue;
       io::ByteRange bytes = io::ByteRange::read(*input, lo, static_cast<size_t>(hi - lo));
       std::lock_guard<std::mutex> lock(mutex_);
       for (const Key& k : keys) {
@@ -194,6 +192,9 @@ class FileLookups final : public plan::ChunkLookups {
 
  private:
   using Key = std::pair<size_t, size_t>;
+  // The most either prefetch reads in one go (a page index or the plan's
+  // dictionaries and bloom filters beyond it are read one by one).
+  static constexpr uint64_t kMaxLookAhead = uint64_t{64} << 20;
   const FileReader& file_;
   PageReaderOptions pages_;
   std::map<Key, std::optional<Array>> dictionaries_;

@@ -117,12 +117,6 @@ const std::optional<std::string>& chunk_file_path(const FileReader& file, size_t
 
 }  // namespace
 
-std::string FileReader::chunk_file(size_t row_group, size_t column) const {
-  const auto& path = chunk_file_path(*this, row_group, column);
-  if (!path) return name();
-  return resolve_chunk_path(name(), *path);
-}
-
 io::RandomAccessInput& FileReader::chunk_input(size_t row_group, size_t column) const {
   const auto& path = chunk_file_path(*this, row_group, column);
   if (!path) return *input_;

@@ -5,6 +5,7 @@
 
 #include "http_parse.h"
 #include "parq/error.h"
+#include "parq/util/utf8.h"
 
 namespace parq::io::s3 {
 namespace {
@@ -19,25 +20,6 @@ constexpr size_t kMaxName = 256;
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
          c == '.' || c == ':' || static_cast<unsigned char>(c) >= 0x80;
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) fail("character reference out of range");
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 // Calls `on_end(path, text)` as each element ends: `path` the names from the
@@ -205,6 +187,7 @@ class Reader {
           cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(d);
           if (cp > 0x10FFFF) fail("character reference out of range");
         }
+        if (cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF)) fail("character reference out of range");
         append_utf8(decoded, cp);
       } else {
         fail("unknown entity &" + std::string(ent) + ";");

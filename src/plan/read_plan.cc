@@ -41,6 +41,36 @@ std::vector<RowRange> unite_ranges(const std::vector<RowRange>& a, const std::ve
   return normalize_ranges(std::move(all));
 }
 
+ReadStats& ReadStats::operator+=(const ReadStats& o) {
+  for (auto field : {&ReadStats::files,
+                     &ReadStats::files_pruned_by_partitions,
+                     &ReadStats::files_pruned_by_statistics,
+                     &ReadStats::files_opened,
+                     &ReadStats::row_groups,
+                     &ReadStats::row_groups_pruned_by_selection,
+                     &ReadStats::row_groups_pruned_by_statistics,
+                     &ReadStats::row_groups_pruned_by_dictionary,
+                     &ReadStats::row_groups_pruned_by_bloom_filter,
+                     &ReadStats::pages,
+                     &ReadStats::pages_pruned_by_index,
+                     &ReadStats::header_pages,
+                     &ReadStats::pages_pruned_by_headers,
+                     &ReadStats::rows,
+                     &ReadStats::rows_pruned_by_row_groups,
+                     &ReadStats::rows_pruned_by_pages,
+                     &ReadStats::rows_pruned_by_selection,
+                     &ReadStats::rows_decoded,
+                     &ReadStats::rows_filtered,
+                     &ReadStats::rows_skipped_by_offset,
+                     &ReadStats::rows_returned,
+                     &ReadStats::bytes_read,
+                     &ReadStats::pages_decompressed,
+                     &ReadStats::values_decoded,
+                     &ReadStats::batch_restarts})
+    this->*field += o.*field;
+  return *this;
+}
+
 std::string ReadStats::to_string() const {
   auto n = [](int64_t v) { return std::to_string(v); };
   std::string out;

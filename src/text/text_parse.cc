@@ -6,6 +6,7 @@
 #include "parq/error.h"
 #include "parq/text/json_text.h"
 #include "parq/text/text_input.h"
+#include "parq/util/utf8.h"
 
 namespace parq::text {
 namespace {

@@ -3,24 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "json_batch.h"
 #include "parq/error.h"
-#include "parq/schema/schema_text.h"
 #include "parq/text/row_text.h"
-#include "parq/text/text_input.h"
 
 namespace parq {
 namespace {
-
-RecordBatch batch_of(const std::string& schema_text, const std::vector<std::string>& rows) {
-  Schema schema = parse_schema_text(schema_text);
-  text::BatchBuilder builder(text::type_of(schema));
-  for (const std::string& r : rows) {
-    text::TextRow row;
-    text::parse_json(r, row);
-    builder.add(row);
-  }
-  return builder.finish();
-}
 
 std::string jsonl(const RecordBatch& b) {
   std::string out;
@@ -39,7 +27,7 @@ TEST(Take, RowsOfEveryKindInAnyOrderWithRepeats) {
       R"({"i": 2, "b": false, "s": "", "l": [], "st": {"d": null, "inner": []}})",
       R"({"i": 3, "b": true, "s": "three", "l": [4], "st": {"d": 3.5, "inner": ["b", "c"]}})",
   };
-  RecordBatch all = batch_of(schema, rows);
+  RecordBatch all = testing::batch_from_json(schema, rows);
   std::vector<std::string> lines;
   {
     std::string text = jsonl(all);

@@ -10,32 +10,18 @@
 #include <fstream>
 
 #include "dataset/discovery.h"
+#include "json_batch.h"
 #include "parq/error.h"
 #include "parq/file/file_writer.h"
 #include "parq/schema/schema_text.h"
 #include "parq/text/row_text.h"
-#include "parq/text/text_input.h"
+#include "test_paths.h"
 
 namespace parq {
 namespace {
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    path_ =
-        fs::temp_directory_path() / ("parq-dataset-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string str() const { return path_.string(); }
-  std::string operator/(const std::string& rel) const { return (path_ / rel).string(); }
-
- private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
+using testing::TempDir;
 
 // Writes `rows` (JSON objects) with `schema` (message notation) to `path`,
 // `group_rows` rows per row group.
@@ -43,16 +29,10 @@ void write_rows(const std::string& path, const std::string& schema_text, const s
                 int64_t group_rows = 1000) {
   fs::create_directories(fs::path(path).parent_path());
   Schema schema = parse_schema_text(schema_text);
-  text::BatchBuilder builder(text::type_of(schema));
-  for (const std::string& r : rows) {
-    text::TextRow row;
-    text::parse_json(r, row);
-    builder.add(row);
-  }
   WriteOptions options;
   options.row_group_rows = group_rows;
   auto writer = FileWriter::open(path, schema, options);
-  writer->write(builder.finish());
+  writer->write(testing::batch_from_json(schema, rows));
   writer->close();
 }
 
@@ -82,7 +62,7 @@ TEST(DatasetDiscovery, GlobsMatchComponentsAndDoubleStarAnyDepth) {
 }
 
 TEST(DatasetDiscovery, FoldersLeaveOutHiddenAndUnderscoreFiles) {
-  TempDir dir;
+  TempDir dir("dataset");
   const std::string schema = "message m { required int32 id; }";
   write_rows(dir / "b/part-1.parquet", schema, {R"({"id": 2})"});
   write_rows(dir / "a.parquet", schema, {R"({"id": 1})"});
@@ -108,7 +88,7 @@ TEST(DatasetDiscovery, FoldersLeaveOutHiddenAndUnderscoreFiles) {
 }
 
 TEST(Dataset, HiveFoldersBecomeTypedPartitionColumns) {
-  TempDir dir;
+  TempDir dir("dataset");
   const std::string schema = "message m { required int32 id; optional binary name (STRING); }";
   write_rows(dir / "year=2024/region=EU/part-0.parquet", schema, {R"({"id": 1, "name": "a"})"});
   write_rows(dir / "year=2024/region=US%2FEast/part-0.parquet", schema, {R"({"id": 2, "name": "b"})"});
@@ -137,7 +117,7 @@ TEST(Dataset, HiveFoldersBecomeTypedPartitionColumns) {
 }
 
 TEST(Dataset, PartitionValuesPruneFilesBeforeTheyAreOpened) {
-  TempDir dir;
+  TempDir dir("dataset");
   const std::string schema = "message m { required int32 id; }";
   for (int year = 2020; year < 2025; ++year)
     for (int month : {1, 2})
@@ -176,7 +156,7 @@ TEST(Dataset, PartitionValuesPruneFilesBeforeTheyAreOpened) {
 }
 
 TEST(Dataset, AFilterGivenWhenOpeningLeavesFilesUnopened) {
-  TempDir dir;
+  TempDir dir("dataset");
   const std::string schema = "message m { required int32 id; }";
   for (int year = 2020; year < 2030; ++year)
     write_rows(dir / ("year=" + std::to_string(year) + "/f.parquet"), schema,
@@ -214,7 +194,7 @@ TEST(Dataset, AFilterGivenWhenOpeningLeavesFilesUnopened) {
 }
 
 TEST(Dataset, SchemasUniteByNameWithNullsWideningAndErrors) {
-  TempDir dir;
+  TempDir dir("dataset");
   write_rows(dir / "a.parquet", "message m { required int32 id; optional binary name (STRING); required float f; }",
              {R"({"id": 1, "name": "x", "f": 1.5})"});
   write_rows(dir / "b.parquet", "message m { optional double f; required int64 id; optional int32 extra; }",
@@ -252,8 +232,60 @@ TEST(Dataset, SchemasUniteByNameWithNullsWideningAndErrors) {
   }
 }
 
+TEST(Dataset, LayoutsThatCannotBeOneDatasetAreErrorsNamingTheirFiles) {
+  const std::string schema = "message m { required int32 id = 1; }";
+  auto error_of = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument) << e.what();
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return "";
+  };
+  {
+    TempDir dir("dataset");
+    write_rows(dir / "year=1/a.parquet", schema, {R"({"id": 1})"});
+    write_rows(dir / "month=2/b.parquet", schema, {R"({"id": 2})"});
+    const std::string what = error_of([&] { Dataset::open({dir.str()}); });
+    EXPECT_NE(what.find("partition folders differ"), std::string::npos) << what;
+    EXPECT_NE(what.find("b.parquet"), std::string::npos) << what;
+  }
+  {
+    TempDir dir("dataset");
+    write_rows(dir / "k=1/k=2/a.parquet", schema, {R"({"id": 1})"});
+    EXPECT_NE(error_of([&] { Dataset::open({dir.str()}); }).find("appears twice"), std::string::npos);
+  }
+  {
+    TempDir dir("dataset");
+    write_rows(dir / "k=x/a.parquet", schema, {R"({"id": 1})"});
+    DatasetOptions declared;
+    ValueType int64;
+    int64.physical = format::Type::INT64;
+    declared.partition_types = {{"k", int64}};
+    const std::string what = error_of([&] { Dataset::open({dir.str()}, declared); });
+    EXPECT_NE(what.find("the partition value 'x' is not of the column's type"), std::string::npos) << what;
+  }
+  {
+    TempDir dir("dataset");
+    write_rows(dir / "a.parquet", "message m { required int32 id; }", {R"({"id": 1})"});
+    DatasetOptions by_id;
+    by_id.schema_match = SchemaMatch::kByFieldId;
+    EXPECT_NE(error_of([&] { Dataset::open({dir.str()}, by_id); }).find("no field id"), std::string::npos);
+  }
+  {
+    TempDir dir("dataset");
+    write_rows(dir / "a.parquet", schema, {R"({"id": 1})"});
+    write_rows(dir / "b.parquet", "message m { required int64 id = 1; }", {R"({"id": 2})"});
+    const std::string what = error_of([&] { write_summary_files(dir.str()); });
+    EXPECT_NE(what.find("a summary has one schema"), std::string::npos) << what;
+    EXPECT_FALSE(fs::exists(dir / "_metadata"));
+  }
+}
+
 TEST(Dataset, FieldIdsMatchColumnsOfDifferentNames) {
-  TempDir dir;
+  TempDir dir("dataset");
   write_rows(dir / "a.parquet", "message m { required int32 id = 1; optional binary name (STRING) = 2; }",
              {R"({"id": 1, "name": "x"})"});
   write_rows(dir / "b.parquet", "message m { optional binary full_name (STRING) = 2; required int32 key = 1; }",
@@ -270,7 +302,7 @@ TEST(Dataset, FieldIdsMatchColumnsOfDifferentNames) {
 }
 
 TEST(Dataset, SummaryFilePlansTheReadAndOpensOnlyFilesWithRowsLeft) {
-  TempDir dir;
+  TempDir dir("dataset");
   const std::string schema = "message m { required int64 id; optional binary tag (STRING); }";
   for (int f = 0; f < 100; ++f) {
     std::vector<std::string> rows;
@@ -328,7 +360,7 @@ TEST(Dataset, FilePathsThatLeaveTheFolderOrAreMissingAreErrors) {
   EXPECT_THROW(resolve_chunk_path("d/_metadata", "/etc/passwd"), Error);
   EXPECT_THROW(resolve_chunk_path("d/_metadata", ""), Error);
 
-  TempDir dir;
+  TempDir dir("dataset");
   write_rows(dir / "d/f.parquet", "message m { required int32 id; }", {R"({"id": 1})"});
   write_summary_files(dir / "d");
   fs::remove(dir / "d/f.parquet");
@@ -345,7 +377,7 @@ TEST(Dataset, FilePathsThatLeaveTheFolderOrAreMissingAreErrors) {
 }
 
 TEST(Dataset, ThreadsOffsetLimitRowIndexAndFileNames) {
-  TempDir dir;
+  TempDir dir("dataset");
   const std::string schema = "message m { required int32 id; optional binary s (STRING); }";
   std::vector<std::string> names;
   for (int f = 0; f < 7; ++f) {

@@ -24,35 +24,10 @@ namespace {
 using namespace parq::testing::remote;
 namespace fs = std::filesystem;
 
-std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
-  std::vector<uint8_t> out(n);
-  std::mt19937 rng(seed);
-  for (auto& b : out) b = static_cast<uint8_t>(rng());
-  return out;
-}
-
-std::vector<uint8_t> slice(const std::vector<uint8_t>& v, uint64_t offset, uint64_t n) {
-  return {v.begin() + static_cast<ptrdiff_t>(offset), v.begin() + static_cast<ptrdiff_t>(offset + n)};
-}
-
-std::vector<uint8_t> bytes_of(const ByteRange& r) { return {r.data(), r.data() + r.size()}; }
-
 RemoteStats stats_of(const RandomAccessInput& in) {
   auto s = remote_stats(in);
   EXPECT_TRUE(s.has_value());
   return s.value_or(RemoteStats{});
-}
-
-// Runs `f`, which must throw parq::Error; returns it.
-template <class F>
-Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no error thrown";
-  return Error("none");
 }
 
 // Rows of a Parquet file as JSON Lines.

@@ -22,30 +22,6 @@ namespace {
 using namespace parq::testing::remote;
 namespace fs = std::filesystem;
 
-std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
-  std::vector<uint8_t> out(n);
-  std::mt19937 rng(seed);
-  for (auto& b : out) b = static_cast<uint8_t>(rng());
-  return out;
-}
-
-std::vector<uint8_t> slice(const std::vector<uint8_t>& v, uint64_t offset, uint64_t n) {
-  return {v.begin() + static_cast<ptrdiff_t>(offset), v.begin() + static_cast<ptrdiff_t>(offset + n)};
-}
-
-std::vector<uint8_t> bytes_of(const ByteRange& r) { return {r.data(), r.data() + r.size()}; }
-
-template <class F>
-Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no error thrown";
-  return Error("none");
-}
-
 std::string rows_of(const FileReader& file) {
   auto source = read_batches(file);
   RecordBatch batch;

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
@@ -22,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -29,7 +31,9 @@
 #include <vector>
 
 #include "io/s3_signing.h"
+#include "parq/error.h"
 #include "parq/io/remote.h"
+#include "test_paths.h"
 
 extern char** environ;
 
@@ -37,6 +41,33 @@ namespace parq::testing::remote {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using parq::testing::TempDir;
+
+// Bytes the remote tests serve: `n` pseudo-random bytes from `seed`.
+inline std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
+  std::vector<uint8_t> out(n);
+  std::mt19937 rng(seed);
+  for (auto& b : out) b = static_cast<uint8_t>(rng());
+  return out;
+}
+
+inline std::vector<uint8_t> slice(const std::vector<uint8_t>& v, uint64_t offset, uint64_t n) {
+  return {v.begin() + static_cast<ptrdiff_t>(offset), v.begin() + static_cast<ptrdiff_t>(offset + n)};
+}
+
+inline std::vector<uint8_t> bytes_of(const io::ByteRange& r) { return {r.data(), r.data() + r.size()}; }
+
+// Runs `f`, which must throw parq::Error; returns it.
+template <class F>
+Error error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error thrown";
+  return Error("none");
+}
 
 inline int free_port() {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -75,25 +106,6 @@ inline int raw_get_status(int port, const std::string& path) {
   ::close(fd);
   return status;
 }
-
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    std::string p = (fs::temp_directory_path() / ("parq-" + tag + "-XXXXXX")).string();
-    if (::mkdtemp(p.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 inline void write_file(const fs::path& path, const std::vector<uint8_t>& bytes) {
   fs::create_directories(path.parent_path());

@@ -16,18 +16,9 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("parq-dscmd-" + std::to_string(::getpid()));
-  TempDir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
 TEST(DatasetCommands, PartitionedConvertThenCatCountSchemaSummarize) {
-  TempDir dir;
-  const fs::path jsonl = dir.path / "rows.jsonl";
+  TempDir dir("dscmd");
+  const fs::path jsonl = dir.path() / "rows.jsonl";
   {
     std::ofstream out(jsonl);
     for (int i = 0; i < 120; ++i)
@@ -37,11 +28,11 @@ TEST(DatasetCommands, PartitionedConvertThenCatCountSchemaSummarize) {
                            : "APAC")
           << "\", \"year\": " << 2020 + i % 2 << "}\n";
   }
-  const std::string ds = (dir.path / "ds").string();
+  const std::string ds = (dir.path() / "ds").string();
   auto convert = run_tool({"convert", jsonl.string(), ds, "--partition-by", "year,region", "--max-rows-per-file", "15",
                            "--row-group-rows", "5"});
   ASSERT_EQ(convert.exit_code, 0) << convert.err;
-  EXPECT_TRUE(fs::is_directory(dir.path / "ds" / "year=2021" / "region=US"));
+  EXPECT_TRUE(fs::is_directory(dir.path() / "ds" / "year=2021" / "region=US"));
 
   auto count = run_tool({"count", ds});
   EXPECT_EQ(count.out, "120\n") << count.err;
@@ -61,7 +52,7 @@ TEST(DatasetCommands, PartitionedConvertThenCatCountSchemaSummarize) {
 
   auto summarize = run_tool({"summarize", ds});
   EXPECT_EQ(summarize.exit_code, 0) << summarize.err;
-  EXPECT_TRUE(fs::exists(dir.path / "ds" / "_metadata"));
+  EXPECT_TRUE(fs::exists(dir.path() / "ds" / "_metadata"));
   auto explain = run_tool({"cat", ds + "/_metadata", "--where", "id BETWEEN 30 AND 34", "--explain"});
   EXPECT_EQ(explain.exit_code, 0) << explain.err;
   EXPECT_THAT(explain.out, HasSubstr("5 returned"));
@@ -72,7 +63,7 @@ TEST(DatasetCommands, PartitionedConvertThenCatCountSchemaSummarize) {
   auto from_summary = run_tool({"count", ds + "/_metadata", "--where", "region = 'APAC'"});
   EXPECT_EQ(from_summary.out, "40\n") << from_summary.err;
 
-  const std::string again = (dir.path / "again").string();
+  const std::string again = (dir.path() / "again").string();
   auto rewrite = run_tool({"rewrite", ds, again, "--partition-by", "region"});
   EXPECT_EQ(rewrite.exit_code, 0) << rewrite.err;
   EXPECT_EQ(run_tool({"count", again}).out, "120\n");
@@ -81,7 +72,7 @@ TEST(DatasetCommands, PartitionedConvertThenCatCountSchemaSummarize) {
   auto bad = run_tool({"cat", ds, "--row-groups", "0"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--row-groups"));
-  auto missing = run_tool({"count", (dir.path / "nothing-*.parquet").string()});
+  auto missing = run_tool({"count", (dir.path() / "nothing-*.parquet").string()});
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_THAT(missing.err, HasSubstr("no file matches"));
 }

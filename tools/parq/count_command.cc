@@ -27,17 +27,7 @@ int run_count(const std::vector<std::string>& argv) {
   int64_t rows = 0;
   if (!is_single_file(locations)) {
     if (!options.row_groups.empty()) throw UsageError("--row-groups names row groups of one file, not of a dataset");
-    auto dataset = open_dataset(locations, args, options.threads, options.filter);
-    if (!options.filter) {
-      rows = dataset->num_rows();
-    } else {
-      DatasetReadOptions read;
-      read.read = options;
-      read.read.no_columns = true;
-      auto source = read_batches(dataset, read);
-      RecordBatch batch;
-      while (source->next(batch)) rows += batch.num_rows;
-    }
+    rows = count_rows(open_dataset(locations, args, options.threads, options.filter), options);
     std::printf("%lld\n", static_cast<long long>(rows));
     return 0;
   }

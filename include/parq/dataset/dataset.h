@@ -35,6 +35,7 @@
 #include "parq/array/batch_source.h"
 #include "parq/file/batch_reader.h"
 #include "parq/file/file_reader.h"
+#include "parq/filter/literal.h"
 #include "parq/schema/schema.h"
 
 namespace parq {
@@ -92,15 +93,16 @@ class Dataset {
   int64_t files_pruned_at_open() const { return files_pruned_at_open_; }
   const DatasetOptions& options() const { return options_; }
 
-  // For the reader: where file `i`'s top-level field `f` is in the unified
-  // schema's fields (-1: it has none there), and how file `i`'s columns
-  // appear in the unified schema. Internal; see dataset_reader.cc.
-  struct FileColumns {
-    // Per unified top-level field (partition columns excluded): the file's
-    // top-level field index, or -1 when the file lacks it.
-    std::vector<int> field_of;
-  };
-  const FileColumns& file_columns(size_t i) const { return file_columns_.at(i); }
+  // For the reader (dataset_reader.cc): per top-level field of the united
+  // schema (partition columns excluded), file `i`'s name for it (another
+  // under field-id matching), or nullopt where the file lacks it.
+  const std::vector<std::optional<std::string>>& file_field_names(size_t i) const { return file_field_names_.at(i); }
+  // The partition columns alone, as a schema, and file `i`'s values of
+  // them in their columns' storage (nullopt: null).
+  const Schema& partition_schema() const { return partition_schema_; }
+  const std::vector<std::optional<filter::PhysicalValue>>& partition_physical_values(size_t i) const {
+    return partition_physical_values_.at(i);
+  }
 
   // Opens file `i` for reading (its input opened on first use).
   std::unique_ptr<FileReader> open_file(size_t i) const;
@@ -112,8 +114,10 @@ class Dataset {
   Schema schema_;
   std::vector<DatasetFile> files_;
   std::vector<file::Footer> footers_;
-  std::vector<FileColumns> file_columns_;
+  std::vector<std::vector<std::optional<std::string>>> file_field_names_;
   std::vector<std::string> partition_columns_;
+  Schema partition_schema_;
+  std::vector<std::vector<std::optional<filter::PhysicalValue>>> partition_physical_values_;
   std::string summary_file_;
   int64_t files_pruned_at_open_ = 0;
 
@@ -138,9 +142,16 @@ struct DatasetReadOptions {
 std::unique_ptr<BatchSource> read_batches(std::shared_ptr<const Dataset> dataset,
                                           const DatasetReadOptions& options = {});
 
+// The rows that pass `options.filter`: with one, a read of no column
+// (only the filter's are decoded); without, the footers' counts. The
+// read's threads and page options apply.
+int64_t count_rows(std::shared_ptr<const Dataset> dataset, const ReadOptions& options = {});
+
 // Which of the dataset's files a read with `filter` must open: those whose
 // partition values do not rule the filter out. (The statistics in their
 // footers may still rule out every row group; such files are not opened.)
+// Tests of other columns count as possibly true; the read itself binds the
+// whole filter and names what does not bind.
 std::vector<size_t> files_to_read(const Dataset& dataset, const filter::ExpressionPtr& filter);
 
 // Whether `location` names a dataset rather than one file: a folder, a glob,

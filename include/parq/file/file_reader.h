@@ -58,9 +58,6 @@ class FileReader {
   // an absolute path, one that leaves this file's folder, or one that
   // cannot be opened.
   io::RandomAccessInput& chunk_input(size_t row_group, size_t column) const;
-  // Where a chunk's bytes are: its file_path resolved, or name() (for
-  // error locations).
-  std::string chunk_file(size_t row_group, size_t column) const;
   // Bytes read through every input this reader opened.
   uint64_t bytes_read() const;
   // Files opened for chunks stored elsewhere, so far.

@@ -77,6 +77,8 @@ struct ReadStats {
 
   // One line per stage, for `parq cat --explain`.
   std::string to_string() const;
+  // Adds another read's counts (a dataset's files' reads), every field.
+  ReadStats& operator+=(const ReadStats& other);
 };
 
 // The rows to read of one row group.

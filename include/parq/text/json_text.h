@@ -25,9 +25,6 @@ void append_base64(std::string& out, std::string_view bytes);
 // negative zero, and the quoted strings "NaN", "Infinity", "-Infinity".
 void append_double(std::string& out, double v);
 
-// Appends code point `cp` (at most 0x10FFFF) as UTF-8.
-void append_utf8(std::string& out, uint32_t cp);
-
 // The value of an IEEE 754 binary16 number (FLOAT16 columns), exactly.
 double float16_to_double(uint16_t bits);
 
