@@ -249,15 +249,15 @@ void run_requests(std::span<Request* const> requests, Limiter& limiter, const Re
         s->transfer = curl::Transfer{};
         s->transfer.options = transfer;
         s->request->prepare(s->transfer);
+        // Notifies under the lock: once it is released, the waiter may
+        // return and free this closure (and the input its limiter).
         s->transfer.on_done = [s, &limiter, &finished, &running] {
-          {
-            std::lock_guard done_lock(limiter.mu);
-            s->running = false;
-            --running;
-            --limiter.active;
-            limiter.bytes -= s->weight;
-            finished.push_back(s);
-          }
+          std::lock_guard done_lock(limiter.mu);
+          s->running = false;
+          --running;
+          --limiter.active;
+          limiter.bytes -= s->weight;
+          finished.push_back(s);
           limiter.cv.notify_all();
         };
         ++limiter.active;
