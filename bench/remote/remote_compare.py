@@ -118,9 +118,13 @@ class Servers:
             except OSError:
                 time.sleep(0.2)
         pafs.copy_files(str(file), f"bench/{file.name}", destination_filesystem=s3)
-        # The proxies that add the round trip and count.
-        self.http_port, self.http_stats = self.proxy(self.nginx_port, rtt_ms)
-        self.s3_proxy_port, self.s3_stats = self.proxy(self.s3_port, rtt_ms)
+        # The proxies that add the round trip and count, and the same without
+        # the delay (what the proxy itself costs), by round trip.
+        self.ports = {}
+        for rtt in (rtt_ms, 0):
+            http = self.proxy(self.nginx_port, rtt)
+            s3 = self.proxy(self.s3_port, rtt)
+            self.ports[rtt] = {"http": http, "s3": s3}
 
     def spawn(self, cmd, env=None, stdout=subprocess.DEVNULL):
         p = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.DEVNULL)
@@ -199,8 +203,9 @@ class DuckDB:
         return int(out)
 
 
-def engines(servers: Servers, name: str):
-    """(engine, transport, zero-argument reader) for every client."""
+def engines(servers: Servers, name: str, rtt: float):
+    """(engine, transport, zero-argument reader) for every client, through the proxies of
+    this round trip."""
     import polars as pl
     import pyarrow.dataset as pads
     import pyarrow.fs as pafs
@@ -208,15 +213,18 @@ def engines(servers: Servers, name: str):
 
     import parq
 
-    http_url = f"http://127.0.0.1:{servers.http_port}/{name}"
+    http_url = f"http://127.0.0.1:{servers.ports[rtt]['http'][0]}/{name}"
     s3_url = f"s3://bench/{name}"
-    endpoint = f"http://127.0.0.1:{servers.s3_proxy_port}"
-    os.environ.update(AWS_ACCESS_KEY_ID=KEY, AWS_SECRET_ACCESS_KEY=SECRET, AWS_REGION="us-east-1",
-                      AWS_ENDPOINT_URL=endpoint)
+    s3_port = servers.ports[rtt]["s3"][0]
+    endpoint = f"http://127.0.0.1:{s3_port}"
+    os.environ.update(AWS_ACCESS_KEY_ID=KEY, AWS_SECRET_ACCESS_KEY=SECRET, AWS_REGION="us-east-1")
     lo, hi = 120000, 10
 
     def run_parq(url):
-        return lambda: parq.read_table(url, columns=COLUMNS, filter=WHERE).num_rows
+        def go():
+            os.environ["AWS_ENDPOINT_URL"] = endpoint  # read at each open
+            return parq.read_table(url, columns=COLUMNS, filter=WHERE).num_rows
+        return go
 
     import pyarrow.compute as pc
 
@@ -249,7 +257,7 @@ def engines(servers: Servers, name: str):
                     .select(COLUMNS).collect().height)
         return go
 
-    duck = DuckDB(servers.s3_proxy_port)
+    duck = DuckDB(s3_port)
 
     def run_duckdb(url):
         # any_value of every column, so that none is optimized away.
@@ -290,33 +298,44 @@ def main() -> None:
     servers = Servers(file, args.rtt_ms)
     try:
         rows = []
-        for engine, transport, run in engines(servers, file.name):
-            stats = servers.http_stats if transport == "http" else servers.s3_stats
-            times, reqs, down, result = [], [], [], None
+        delayed = engines(servers, file.name, args.rtt_ms)
+        direct = engines(servers, file.name, 0)
+        for (engine, transport, run), (_, _, run0) in zip(delayed, direct):
+            stats = servers.ports[args.rtt_ms][transport][1]
+            times, times0, reqs, down, result = [], [], [], [], None
+            # Each repeat runs through the delaying proxy and through the one that
+            # does not, one after the other, so that both see the same machine.
             for _ in range(args.repeat):
                 before = counts(stats)
                 t0 = time.perf_counter()
                 try:
                     result = run()
+                    times.append(time.perf_counter() - t0)
+                    t0 = time.perf_counter()
+                    run0()
+                    times0.append(time.perf_counter() - t0)
                 except Exception as e:  # a client that cannot do it is reported, not fatal
                     result = f"error: {str(e).splitlines()[0][:80]}"
+                    times = []
                     break
-                times.append(time.perf_counter() - t0)
                 time.sleep(0.3)  # the proxy writes its counts every 50 ms
                 after = counts(stats)
                 reqs.append(after["requests"] - before["requests"])
                 down.append(after["bytes_down"] - before["bytes_down"])
-            rows.append((engine, transport, times, reqs, down, result))
+            rows.append((engine, transport, times, times0, reqs, down, result))
         print(f"file: {file.name} ({file.stat().st_size / 1e6:.0f} MB), round trip {args.rtt_ms:g} ms, "
               f"columns {','.join(COLUMNS)}, where {WHERE}; parq's plan reads {need / 1e6:.1f} MB locally")
-        print("| engine | transport | rows | median s | requests | MB received | x plan bytes |")
-        print("|---|---|---|---|---|---|---|")
-        for engine, transport, times, reqs, down, result in rows:
+        print("| engine | transport | rows | median s | s without the delay | round trips added | requests "
+              "| MB received | x plan bytes |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for engine, transport, times, times0, reqs, down, result in rows:
             if not times:
-                print(f"| {engine} | {transport} | {result} | | | | |")
+                print(f"| {engine} | {transport} | {result} | | | | | | |")
                 continue
             mb = statistics.median(down) / 1e6
-            print(f"| {engine} | {transport} | {result} | {statistics.median(times):.2f} | "
+            t, t0 = statistics.median(times), statistics.median(times0)
+            added = (t - t0) / (args.rtt_ms / 1000)
+            print(f"| {engine} | {transport} | {result} | {t:.2f} | {t0:.2f} | {added:.1f} | "
                   f"{int(statistics.median(reqs))} | {mb:.1f} | {statistics.median(down) / need:.2f} |")
     finally:
         servers.close()

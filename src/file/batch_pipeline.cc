@@ -203,7 +203,15 @@ void BatchPipeline::make_batches() {
 // Row groups whose batches are all handed out, from the front.
 void BatchPipeline::close_front_groups() {
   while (!groups_.empty() && groups_.front()->made_all && groups_.front()->live == 0) {
-    held_ -= groups_.front()->owned;
+    const Group& g = *groups_.front();
+    if (has_late_ && !resident_ && g.late == Group::Late::kWaiting) {
+      // Its late slots were never needed: what was fetched ahead for them
+      // is dropped, and fewer are fetched ahead from now on.
+      std::lock_guard ahead_lock(ahead_mutex_);
+      ++late_unneeded_;
+      ahead_[1].fetched.erase(g.plan_index);
+    }
+    held_ -= g.owned;
     groups_.pop_front();
   }
 }
@@ -435,38 +443,44 @@ std::vector<fetch::ChunkRequest> BatchPipeline::requests_of(const RowGroupPlan& 
 }
 
 // An input that is not in memory (a remote one) pays a round trip per
-// read: a row group's early chunks are fetched together with those of the
-// row groups after it, up to a byte budget, in one read_ranges call that
-// runs them concurrently; the later groups find theirs here when they
-// open. In memory, each group reads its own (views cost nothing).
-std::vector<ChunkBytes> BatchPipeline::fetch_early(const Group& g, const std::vector<size_t>& slots) {
+// read: a row group's chunks are fetched together with those of the row
+// groups after it, up to a byte budget, in one read_ranges call that runs
+// them concurrently; the later groups find theirs here when they open (or
+// first keep a row). Late slots are fetched so only while the groups
+// before needed theirs more often than not: their bytes are wasted on a
+// group whose verdicts keep no row. In memory, each group reads its own
+// (views cost nothing).
+std::vector<ChunkBytes> BatchPipeline::fetch_ahead(const Group& g, const std::vector<size_t>& slots, bool late) {
   const FileReader& file = *config_.file;
   const auto& groups = config_.plan->row_groups;
   if (resident_) {
     std::vector<fetch::ChunkRequest> requests = requests_of(*g.plan, slots);
     return fetch_by_input(inputs_of(file, g.plan->row_group, slots, config_), requests);
   }
+  Ahead& ahead = ahead_[late ? 1 : 0];
   std::unique_lock lock(ahead_mutex_);
+  if (late) ++late_needed_;
   for (;;) {
-    auto it = ahead_.find(g.plan_index);
-    if (it != ahead_.end()) {
+    auto it = ahead.fetched.find(g.plan_index);
+    if (it != ahead.fetched.end()) {
       std::vector<ChunkBytes> bytes = std::move(it->second);
-      ahead_.erase(it);
-      ahead_opened_.insert(g.plan_index);
+      ahead.fetched.erase(it);
+      ahead.opened.insert(g.plan_index);
       return bytes;
     }
-    if (!ahead_fetching_.count(g.plan_index)) break;
+    if (!ahead.fetching.count(g.plan_index)) break;
     ahead_ready_.wait(lock);  // another thread is fetching it
   }
   // Claim this group and the following ones that fit the budget and are
   // neither fetched, being fetched, nor opened before (a group a restart
   // opens again fetches its own).
   const int64_t budget = config_.memory_limit > 0 ? std::max<int64_t>(1, config_.memory_limit / 4) : kFetchAheadBytes;
+  const size_t last = late && late_needed_ <= late_unneeded_ ? g.plan_index + 1 : groups.size();
   std::vector<size_t> claimed;
   std::vector<std::vector<fetch::ChunkRequest>> requests;
   int64_t bytes = 0;
-  for (size_t k = g.plan_index; k < groups.size(); ++k) {
-    if (k > g.plan_index && (ahead_.count(k) || ahead_fetching_.count(k) || ahead_opened_.count(k))) break;
+  for (size_t k = g.plan_index; k < last; ++k) {
+    if (k > g.plan_index && (ahead.fetched.count(k) || ahead.fetching.count(k) || ahead.opened.count(k))) break;
     std::vector<fetch::ChunkRequest> r;
     if (k == g.plan_index) {
       r = requests_of(groups[k], slots);  // its errors are this group's
@@ -485,8 +499,8 @@ std::vector<ChunkBytes> BatchPipeline::fetch_early(const Group& g, const std::ve
     claimed.push_back(k);
     requests.push_back(std::move(r));
   }
-  for (size_t k : claimed) ahead_fetching_.insert(k);
-  ahead_opened_.insert(g.plan_index);
+  for (size_t k : claimed) ahead.fetching.insert(k);
+  ahead.opened.insert(g.plan_index);
   lock.unlock();
   // One fetch per input for every claimed group's chunks (a row group's
   // chunks and the next one's are almost always in one file).
@@ -503,16 +517,16 @@ std::vector<ChunkBytes> BatchPipeline::fetch_early(const Group& g, const std::ve
     for (size_t i = 0; i < claimed.size(); ++i)
       for (size_t k = 0; k < slots.size(); ++k) got[i].push_back(std::move(fetched[i * slots.size() + k]));
   } catch (...) {
-    // The later groups fetch their own when they open (and meet the error
-    // there, if it is theirs).
+    // The later groups fetch their own when they need them (and meet the
+    // error there, if it is theirs).
     lock.lock();
-    for (size_t k : claimed) ahead_fetching_.erase(k);
+    for (size_t k : claimed) ahead.fetching.erase(k);
     ahead_ready_.notify_all();
     throw;
   }
   lock.lock();
-  for (size_t i = 1; i < claimed.size(); ++i) ahead_[claimed[i]] = std::move(got[i]);
-  for (size_t k : claimed) ahead_fetching_.erase(k);
+  for (size_t i = 1; i < claimed.size(); ++i) ahead.fetched[claimed[i]] = std::move(got[i]);
+  for (size_t k : claimed) ahead.fetching.erase(k);
   ahead_ready_.notify_all();
   return std::move(got[0]);
 }
@@ -523,13 +537,7 @@ void BatchPipeline::open(Group& g, bool late) {
   std::vector<size_t> slots;
   for (size_t s = 0; s < config_.leaves.size(); ++s)
     if (config_.early[s] != late) slots.push_back(s);
-  std::vector<ChunkBytes> bytes;
-  if (late) {
-    std::vector<fetch::ChunkRequest> requests = requests_of(plan, slots);
-    bytes = fetch_by_input(inputs_of(file, plan.row_group, slots, config_), requests);
-  } else {
-    bytes = fetch_early(g, slots);
-  }
+  std::vector<ChunkBytes> bytes = fetch_ahead(g, slots, late);
   std::vector<RowRange> narrowed;
   int64_t pages = 0, pruned = 0, rows_pruned = 0;
   if (!late && config_.page_header_ranges) {

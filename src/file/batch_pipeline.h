@@ -140,7 +140,7 @@ class BatchPipeline {
   // The chunk requests of a row group's slots (their page ranges by the
   // offset index where rows are left out).
   std::vector<fetch::ChunkRequest> requests_of(const RowGroupPlan& plan, const std::vector<size_t>& slots) const;
-  std::vector<ChunkBytes> fetch_early(const Group& g, const std::vector<size_t>& slots);
+  std::vector<ChunkBytes> fetch_ahead(const Group& g, const std::vector<size_t>& slots, bool late);
   void read(Batch& b, const Task& task);
   void judge(Batch& b);
   bool lane_ready(const Batch& b, size_t slot) const;
@@ -160,13 +160,21 @@ class BatchPipeline {
   BatchJudge* judge_ = nullptr;
   bool has_late_ = false;
   bool resident_ = false;  // the input hands out views: fetched bytes cost no memory
-  // Early chunks fetched ahead for inputs not in memory, by plan index;
-  // the groups being fetched, and those opened (see fetch_early).
+  // Chunks fetched ahead for inputs not in memory, by plan index: the
+  // fetched ones, those being fetched, and the groups opened (see
+  // fetch_ahead); one set for the early slots, one for the late.
   static constexpr int64_t kFetchAheadBytes = int64_t{64} << 20;
-  std::mutex ahead_mutex_;
+  struct Ahead {
+    std::map<size_t, std::vector<ChunkBytes>> fetched;
+    std::set<size_t> fetching, opened;
+  };
+  std::mutex ahead_mutex_;  // taken after mutex_ where both are
   std::condition_variable ahead_ready_;
-  std::map<size_t, std::vector<ChunkBytes>> ahead_;
-  std::set<size_t> ahead_fetching_, ahead_opened_;
+  Ahead ahead_[2];  // [late]
+  // Row groups whose late slots were needed (a batch kept a row) and those
+  // that closed without: late slots are fetched ahead while more are
+  // needed than not.
+  int64_t late_needed_ = 0, late_unneeded_ = 0;
   size_t max_window_ = 1;
   size_t max_pair_ = 2;  // lanes per read task
   std::unique_ptr<ThreadPool> pool_;

@@ -93,11 +93,13 @@ class FileLookups final : public plan::ChunkLookups {
   // For an input not in memory, fetches in one call the dictionary pages
   // (the bytes before the first data page, where the metadata places the
   // dictionary there) and bloom filters (where their length is known) that
-  // the plan may consult. Anything else is read on its own when asked for.
+  // the plan may consult, and with them the page indexes it asks for next
+  // (of these row groups only: the statistics ruled out the others), so
+  // that both cost one round trip. Anything else is read on its own when
+  // asked for.
   void will_need(const std::vector<size_t>& row_groups, const std::vector<int>& columns) override {
     if (file_.input().memory_resident() || !blocks_.empty()) return;
     std::vector<io::FileRange> ranges;
-    uint64_t total = 0;
     const auto& md = file_.metadata();
     for (size_t g : row_groups)
       for (int c : columns) {
@@ -114,9 +116,31 @@ class FileLookups final : public plan::ChunkLookups {
               {static_cast<uint64_t>(*m.bloom_filter_offset), static_cast<uint64_t>(*m.bloom_filter_length)});
       }
     const uint64_t size = file_.input().size();
+    uint64_t total = 0;
     std::vector<io::FileRange> kept;
     for (const io::FileRange& r : ranges)
       if (r.offset <= size && r.length <= size - r.offset && (total += r.length) <= kMaxLookAhead) kept.push_back(r);
+    std::call_once(prefetched_, [&] {
+      if (prefetch_groups_.empty()) return;
+      std::map<io::RandomAccessInput*, std::vector<Key>> by_input = page_index_keys(row_groups);
+      auto own = by_input.find(&file_.input());
+      if (own != by_input.end()) {
+        if (auto span = page_index_span(*own->first, own->second)) {
+          std::vector<io::FileRange> with_index = kept;
+          with_index.push_back(*span);
+          try {
+            std::vector<io::ByteRange> bytes = file_.input().read_ranges(with_index);
+            decode_page_indexes(own->second, bytes.back(), span->offset);
+            bytes.pop_back();
+            for (size_t i = 0; i < kept.size(); ++i) blocks_.emplace_back(kept[i], std::move(bytes[i]));
+            kept.clear();
+          } catch (const Error&) {  // each is read (or found missing) on its own when asked for
+          }
+        }
+        by_input.erase(own);
+      }
+      prefetch_page_indexes(by_input);
+    });
     if (kept.empty()) return;
     try {
       std::vector<io::ByteRange> bytes = file_.input().read_ranges(kept);
@@ -126,54 +150,17 @@ class FileLookups final : public plan::ChunkLookups {
     }
   }
 
-  // prefetch_page_indexes, made when the plan first asks for a page index
-  // (so that a file whose row groups the statistics rule out is not read).
+  // Page indexes to prefetch, made when the plan first asks for one (so
+  // that a file whose row groups the statistics rule out is not read) or
+  // with will_need's look-ups.
   void prefetch_page_indexes_on_first_use(std::vector<size_t> row_groups, std::vector<int> columns) {
     prefetch_groups_ = std::move(row_groups);
     prefetch_columns_ = std::move(columns);
   }
 
-  // Reads the page indexes of these chunks in one range per input, so that
-  // an input that is not in memory (a remote one) spends a round trip on
-  // them all rather than one per chunk and index. Writers put every
-  // column index, then every offset index, between the last row group and
-  // the footer: the union of the ranges is about the page index itself.
-  void prefetch_page_indexes(const std::vector<size_t>& row_groups, const std::vector<int>& columns) {
-    std::map<io::RandomAccessInput*, std::vector<Key>> by_input;
-    for (size_t g : row_groups)
-      for (int c : columns)
-        by_input[&file_.chunk_input(g, static_cast<size_t>(c))].push_back({g, static_cast<size_t>(c)});
-    for (auto& [input, keys] : by_input) {
-      uint64_t lo = UINT64_MAX, hi = 0;
-      for (const Key& k : keys) {
-        try {
-          const PageIndexRanges r = page_index_ranges(file_.metadata(), k.first, k.second, input->size(), file_.name());
-          for (const auto& range : {r.column_index, r.offset_index})
-            if (range) {
-              lo = std::min(lo, range->offset);
-              hi = std::max(hi, range->end());
-            }
-        } catch (const Error&) {  // read (and left out) on its own later
-        }
-      }
-      if (hi <= lo || hi - lo > kMaxLookAhead) continue;
-      io::ByteRange bytes = io::ByteRange::read(*input, lo, static_cast<size_t>(hi - lo));
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (const Key& k : keys) {
-        auto [it, fresh] = indexes_.try_emplace(k);
-        if (!fresh) continue;
-        try {
-          it->second =
-              decode_page_index(bytes.span(), lo, file_.metadata(), k.first, k.second, input->size(), file_.name());
-        } catch (const Error&) {
-        }
-      }
-    }
-  }
-
   std::optional<PageIndex> page_index(size_t g, size_t column) override {
     std::call_once(prefetched_, [&] {
-      if (!prefetch_groups_.empty()) prefetch_page_indexes(prefetch_groups_, prefetch_columns_);
+      if (!prefetch_groups_.empty()) prefetch_page_indexes(page_index_keys(prefetch_groups_));
     });
     std::lock_guard<std::mutex> lock(mutex_);  // row groups open on several threads
     auto [it, fresh] = indexes_.try_emplace({g, column});
@@ -192,6 +179,70 @@ class FileLookups final : public plan::ChunkLookups {
 
  private:
   using Key = std::pair<size_t, size_t>;
+
+  // The chunks of these row groups (of those to prefetch) and the
+  // prefetch's columns, by the input that holds them.
+  std::map<io::RandomAccessInput*, std::vector<Key>> page_index_keys(const std::vector<size_t>& row_groups) const {
+    std::vector<bool> wanted(file_.metadata().row_groups.size(), false);
+    for (size_t g : prefetch_groups_) wanted[g] = true;
+    std::map<io::RandomAccessInput*, std::vector<Key>> by_input;
+    for (size_t g : row_groups) {
+      if (g >= wanted.size() || !wanted[g]) continue;
+      for (int c : prefetch_columns_)
+        by_input[&file_.chunk_input(g, static_cast<size_t>(c))].push_back({g, static_cast<size_t>(c)});
+    }
+    return by_input;
+  }
+
+  // One range over these chunks' page indexes, when it is not too long.
+  // Writers put every column index, then every offset index, between the
+  // last row group and the footer: the union of the ranges is about the
+  // page index itself.
+  std::optional<io::FileRange> page_index_span(const io::RandomAccessInput& input, const std::vector<Key>& keys) const {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const Key& k : keys) {
+      try {
+        const PageIndexRanges r = page_index_ranges(file_.metadata(), k.first, k.second, input.size(), file_.name());
+        for (const auto& range : {r.column_index, r.offset_index})
+          if (range) {
+            lo = std::min(lo, range->offset);
+            hi = std::max(hi, range->end());
+          }
+      } catch (const Error&) {  // read (and left out) on its own later
+      }
+    }
+    if (hi <= lo || hi - lo > kMaxLookAhead) return std::nullopt;
+    return io::FileRange{lo, hi - lo};
+  }
+
+  void decode_page_indexes(const std::vector<Key>& keys, const io::ByteRange& bytes, uint64_t offset) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const Key& k : keys) {
+      auto [it, fresh] = indexes_.try_emplace(k);
+      if (!fresh) continue;
+      try {
+        const uint64_t size = file_.chunk_input(k.first, k.second).size();
+        it->second = decode_page_index(bytes.span(), offset, file_.metadata(), k.first, k.second, size, file_.name());
+      } catch (const Error&) {
+      }
+    }
+  }
+
+  // Reads the page indexes of these chunks in one range per input, so that
+  // an input that is not in memory (a remote one) spends a round trip on
+  // them all rather than one per chunk and index.
+  void prefetch_page_indexes(const std::map<io::RandomAccessInput*, std::vector<Key>>& by_input) {
+    for (const auto& [input, keys] : by_input) {
+      const auto span = page_index_span(*input, keys);
+      if (!span) continue;
+      try {
+        decode_page_indexes(keys, io::ByteRange::read(*input, span->offset, static_cast<size_t>(span->length)),
+                            span->offset);
+      } catch (const Error&) {  // each is read (or found missing) on its own when asked for
+      }
+    }
+  }
+
   // The most either prefetch reads in one go (a page index or the plan's
   // dictionaries and bloom filters beyond it are read one by one).
   static constexpr uint64_t kMaxLookAhead = uint64_t{64} << 20;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 
+#include "json_batch.h"
 #include "parq/column/page_reader.h"
 #include "parq/file/file_writer.h"
 #include "parq/schema/schema_text.h"
@@ -262,13 +263,16 @@ class CallCountingInput final : public io::RandomAccessInput {
   bool memory_resident() const override { return false; }
   std::vector<io::ByteRange> read_ranges(std::span<const io::FileRange> ranges) override {
     ++calls;
+    for (const io::FileRange& r : ranges) bytes += static_cast<int64_t>(r.length);
     return inner_->read_ranges(ranges);
   }
   int calls = 0;
+  int64_t bytes = 0;
 
  protected:
   void do_read_at(uint64_t offset, size_t n, uint8_t* out) override {
     ++calls;
+    bytes += static_cast<int64_t>(n);
     inner_->read_at(offset, n, out);
   }
 
@@ -309,6 +313,83 @@ TEST(BatchReader, PlanLookupsOfAnInputNotInMemoryAreFetchedTogether) {
     EXPECT_LE(calls->calls - after_open, 3) << where;
     EXPECT_GE(stats.row_groups, 12) << where;
   }
+}
+
+// 12 row groups of 500 rows: `x` (the filter's column) is 0 or 2 in every
+// row, except rows 2500-2599 (row group 5), where it is 1; `id` and `s`
+// are read only for the rows the filter keeps.
+std::vector<uint8_t> late_columns_file() {
+  std::vector<std::string> rows;
+  for (int i = 0; i < 6000; ++i) {
+    const int x = i >= 2500 && i < 2600 ? 1 : (i % 2) * 2;
+    rows.push_back("{\"id\": " + std::to_string(i) + ", \"x\": " + std::to_string(x) + ", \"s\": \"row " +
+                   std::to_string(i * 7919 % 6000) + "\"}");
+  }
+  const char* schema = "message m { required int64 id; required int32 x; required binary s (STRING); }";
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  WriteOptions write;
+  write.row_group_rows = 500;
+  auto writer = FileWriter::open(std::move(out), parse_schema_text(schema), write);
+  writer->write(testing::batch_from_json(schema, rows));
+  writer->close();
+  return {sink->buffer().data(), sink->buffer().data() + sink->buffer().size()};
+}
+
+int64_t chunk_bytes(const FileReader& file, size_t row_group, size_t column) {
+  return file.metadata().row_groups[row_group].columns[column].meta_data->total_compressed_size;
+}
+
+TEST(BatchReader, LateColumnsOfAnInputNotInMemoryAreFetchedAheadWhileRowGroupsKeepRows) {
+  const std::vector<uint8_t> bytes = late_columns_file();
+  auto resident = FileReader::open(io::memory_input(bytes));
+  ASSERT_EQ(resident->metadata().row_groups.size(), 12u);
+  ReadOptions options;
+  options.filter = filter::parse_filter("x < 2");  // every row group keeps rows; no statistic says which
+  options.columns = {"id", "s"};
+  options.threads = 1;
+  const std::string expected = all_rows(*resident, options);
+  auto counting = std::make_unique<CallCountingInput>(io::memory_input(bytes));
+  CallCountingInput* calls = counting.get();
+  auto file = FileReader::open(std::move(counting));
+  const int after_open = calls->calls;
+  EXPECT_EQ(all_rows(*file, options), expected);
+  // Footer aside: the plan's look-ups (page indexes with them), the
+  // filter's column of every row group, then the others of every row
+  // group, each in one call; one per row group without fetching ahead.
+  EXPECT_LE(calls->calls - after_open, 3);
+}
+
+TEST(BatchReader, LateColumnsAreNotFetchedAheadWhereRowGroupsKeepNoRows) {
+  const std::vector<uint8_t> bytes = late_columns_file();
+  auto resident = FileReader::open(io::memory_input(bytes));
+  ReadOptions options;
+  options.filter = filter::parse_filter("x = 1");  // only row group 5 keeps rows
+  options.pruning.dictionaries = false;            // which its dictionary would tell
+  options.pruning.bloom_filters = false;
+  options.columns = {"id", "s"};
+  options.threads = 1;
+  const std::string expected = all_rows(*resident, options);
+  auto counting = std::make_unique<CallCountingInput>(io::memory_input(bytes));
+  CallCountingInput* calls = counting.get();
+  auto file = FileReader::open(std::move(counting));
+  const int64_t after_open = calls->bytes;
+  ReadStats stats;
+  options.stats = &stats;
+  EXPECT_EQ(all_rows(*file, options), expected);
+  EXPECT_EQ(stats.rows_returned, 100);
+  // Every row group's `x`, its page indexes, and `id` and `s` of row group 5
+  // alone (with a row group's worth of slack): after five row groups that
+  // kept nothing, the sixth's late columns are fetched on their own.
+  int64_t early = 0;
+  for (size_t g = 0; g < 12; ++g) early += chunk_bytes(*resident, g, 1);
+  const int64_t late = chunk_bytes(*resident, 5, 0) + chunk_bytes(*resident, 5, 2);
+  const auto& index_end = resident->metadata().row_groups;
+  int64_t index = 0;
+  for (const auto& g : index_end)
+    for (const auto& c : g.columns) index += c.column_index_length.value_or(0) + c.offset_index_length.value_or(0);
+  EXPECT_LE(calls->bytes - after_open, early + 2 * late + index);
+  EXPECT_GE(calls->bytes - after_open, early + late);
 }
 
 }  // namespace

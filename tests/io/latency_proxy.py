@@ -9,7 +9,10 @@ order within a connection is kept. Prints its port on the first line.
 
 With --stats-file, it also counts what passes (HTTP request lines sent to
 the server, bytes each way) and writes them to F as JSON every 50 ms, for
-benchmarks that compare clients' requests and bytes on the wire.
+benchmarks that compare clients' requests and bytes on the wire. With
+--log-file, it appends one line per request (monotonic seconds when it
+arrived, the connection's number, the request line and its Range header),
+to see which requests wait for which.
 """
 import argparse
 import asyncio
@@ -20,9 +23,11 @@ import time
 
 COUNTS = {"requests": 0, "bytes_up": 0, "bytes_down": 0}
 REQUEST_LINE = re.compile(rb"(?:GET|HEAD|PUT|POST|DELETE) \S+ HTTP/1\.[01]\r\n")
+RANGE = re.compile(rb"\r\nRange: *([^\r]*)", re.IGNORECASE)
+LOG = None
 
 
-async def pump(reader, writer, delay, upstream=False):
+async def pump(reader, writer, delay, upstream=False, conn=0):
     queue = asyncio.Queue()
 
     async def deliver():
@@ -48,6 +53,13 @@ async def pump(reader, writer, delay, upstream=False):
             if upstream:
                 COUNTS["bytes_up"] += len(data)
                 COUNTS["requests"] += len(REQUEST_LINE.findall(data))
+                if LOG:
+                    for m in REQUEST_LINE.finditer(data):
+                        r = RANGE.search(data, m.end())
+                        rng = r.group(1).decode(errors="replace") if r else "-"
+                        line = m.group(0).strip().decode(errors="replace")
+                        LOG.write(f"{time.monotonic():.4f} {conn} {line} {rng}\n")
+                        LOG.flush()
             else:
                 COUNTS["bytes_down"] += len(data)
             queue.put_nowait((time.monotonic() + delay, data))
@@ -62,7 +74,12 @@ async def main():
     p.add_argument("--target-port", type=int, required=True)
     p.add_argument("--delay-ms", type=float, default=10)
     p.add_argument("--stats-file")
+    p.add_argument("--log-file")
     args = p.parse_args()
+    global LOG
+    if args.log_file:
+        LOG = open(args.log_file, "a")
+    connections = 0
     delay = args.delay_ms / 1000
 
     async def write_stats():
@@ -74,13 +91,16 @@ async def main():
             await asyncio.sleep(0.05)
 
     async def handle(client_reader, client_writer):
+        nonlocal connections
+        connections += 1
+        conn = connections
         try:
             server_reader, server_writer = await asyncio.open_connection("127.0.0.1", args.target_port)
         except OSError:
             client_writer.close()
             return
         await asyncio.gather(
-            pump(client_reader, server_writer, delay, upstream=True), pump(server_reader, client_writer, delay)
+            pump(client_reader, server_writer, delay, upstream=True, conn=conn), pump(server_reader, client_writer, delay)
         )
 
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
