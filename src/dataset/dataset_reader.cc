@@ -3,6 +3,7 @@
 // and its batches made the dataset's shape. With threads, files are read
 // ahead in parallel into short queues, handed out in the dataset's order.
 #include <algorithm>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -15,13 +16,17 @@
 #include "dataset_parts.h"
 #include "parq/dataset/dataset.h"
 #include "parq/error.h"
+#include "parq/filter/literal.h"
 #include "parq/util/thread_pool.h"
 
 namespace parq {
 namespace {
 
+using filter::CompareOp;
 using filter::Expression;
 using filter::ExpressionPtr;
+using filter::Literal;
+using filter::ValueOrder;
 
 // The first component of a dotted path.
 std::string head_of(const std::string& path) { return path.substr(0, path.find('.')); }
@@ -83,8 +88,110 @@ class FilterRewriter {
       const bool is_null = e.kind() == Expression::Kind::kIsNull;
       return {is_null && !negated ? Rewritten::kTrue : Rewritten::kFalse, nullptr};
     }
-    ExpressionPtr out = rebuild(e, *it->second + e.column().substr(head.size()));
+    const std::string column = *it->second + e.column().substr(head.size());
+    ExpressionPtr out = narrowed(e, column);
+    if (!out) out = rebuild(e, column);
     return {Rewritten::kExpr, negated ? Expression::negate(out) : out};
+  }
+
+  // A test whose literal the file's column cannot hold exactly, where the
+  // file's INT32 or FLOAT is read widened to INT64 or DOUBLE: the test of
+  // the same truth (nulls and NaN included) on the file's own values, with
+  // a literal it holds; null where the literals fit (rebuild() then).
+  // `x < 3e9` on an INT32 file is `x <= 2147483647`, `x = 3e9` is
+  // `x < -2147483648` (false, but unknown on null as the original is);
+  // `x < 0.1` on a FLOAT file is `x <= 0.099999994f`.
+  ExpressionPtr narrowed(const Expression& e, const std::string& file_column) {
+    using K = Expression::Kind;
+    if (e.kind() != K::kCompare && e.kind() != K::kIn) return nullptr;
+    const int wide_index = ds_.schema().find_column(e.column());
+    if (wide_index < 0) return nullptr;  // binding names the column
+    const ColumnDescriptor& wide = ds_.schema().column(static_cast<size_t>(wide_index));
+    const ValueOrder wide_order = filter::value_order(wide);
+    if (wide_order != ValueOrder::kInt64 && wide_order != ValueOrder::kUInt64 && wide_order != ValueOrder::kDouble)
+      return nullptr;
+    if (!file_schema_) file_schema_ = Schema::from_elements(ds_.footer(file_).metadata.schema);
+    const int narrow_index = file_schema_->find_column(file_column);
+    if (narrow_index < 0) return nullptr;
+    const ColumnDescriptor& narrow = file_schema_->column(static_cast<size_t>(narrow_index));
+    const ValueOrder order = filter::value_order(narrow);
+    if (order != ValueOrder::kInt32 && order != ValueOrder::kUInt32 && order != ValueOrder::kFloat) return nullptr;
+    const bool real = order == ValueOrder::kFloat;
+    // The file's least and greatest values, and the literals of them.
+    const Literal least = real ? Literal{Literal::Kind::kNumber, "-Infinity"}
+                               : Literal{Literal::Kind::kNumber, order == ValueOrder::kUInt32 ? "0" : "-2147483648"};
+    const Literal greatest =
+        real ? Literal{Literal::Kind::kNumber, "Infinity"}
+             : Literal{Literal::Kind::kNumber, order == ValueOrder::kUInt32 ? "4294967295" : "2147483647"};
+    // Where the dataset's value of a literal falls among the file's: held
+    // exactly, or between `below` and `above` (either may be missing).
+    struct Place {
+      bool exact = true;
+      std::optional<Literal> below, above;
+    };
+    auto place = [&](const Literal& literal) {
+      const filter::PhysicalValue w = filter::bind_literal(wide, literal);  // the dataset's errors stand
+      Place p;
+      if (!real) {
+        const int64_t lo = order == ValueOrder::kUInt32 ? 0 : INT32_MIN;
+        const int64_t hi = order == ValueOrder::kUInt32 ? int64_t{UINT32_MAX} : INT32_MAX;
+        const bool above_all =
+            wide_order == ValueOrder::kUInt64 ? static_cast<uint64_t>(w.integer) > uint64_t(hi) : w.integer > hi;
+        const bool below_all = wide_order != ValueOrder::kUInt64 && w.integer < lo;
+        p.exact = !above_all && !below_all;
+        if (above_all) p.below = greatest;
+        if (below_all) p.above = least;
+        return p;
+      }
+      const double v = w.real;
+      if (std::isnan(v) || std::isinf(v)) return p;
+      auto number = [](float f) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.9g", static_cast<double>(f));
+        return Literal{Literal::Kind::kNumber, text};
+      };
+      constexpr double kMaxFloat = 3.4028234663852886e38;
+      if (v > kMaxFloat) {
+        p = {false, number(static_cast<float>(kMaxFloat)), greatest};
+      } else if (v < -kMaxFloat) {
+        p = {false, least, number(static_cast<float>(-kMaxFloat))};
+      } else if (const auto f = static_cast<float>(v); static_cast<double>(f) != v) {
+        const float down = static_cast<double>(f) < v ? f : std::nextafter(f, -INFINITY);
+        p = {false, number(down), number(std::nextafter(down, INFINITY))};
+      }
+      return p;
+    };
+    auto never = [&] { return Expression::compare(file_column, CompareOp::kLess, least); };
+    if (e.kind() == K::kIn) {
+      std::vector<Literal> kept;
+      bool changed = false;
+      for (const Literal& l : e.literals()) {
+        if (l.kind == Literal::Kind::kNull || place(l).exact) {
+          kept.push_back(l);
+        } else {
+          changed = true;
+        }
+      }
+      if (!changed) return nullptr;
+      return kept.empty() ? never() : Expression::in(file_column, kept);
+    }
+    if (e.literals()[0].kind == Literal::Kind::kNull) return nullptr;
+    const Place p = place(e.literals()[0]);
+    if (p.exact) return nullptr;
+    switch (e.op()) {
+      case CompareOp::kEqual:
+        return never();
+      case CompareOp::kNotEqual:
+        return Expression::compare(file_column, CompareOp::kGreaterEqual, least);
+      case CompareOp::kLess:
+      case CompareOp::kLessEqual:
+        return p.below ? Expression::compare(file_column, CompareOp::kLessEqual, *p.below) : never();
+      case CompareOp::kGreater:
+      case CompareOp::kGreaterEqual:
+        return p.above ? Expression::compare(file_column, CompareOp::kGreaterEqual, *p.above)
+                       : Expression::compare(file_column, CompareOp::kGreater, greatest);
+    }
+    return nullptr;
   }
 
   static ExpressionPtr rebuild(const Expression& e, const std::string& column) {
@@ -106,6 +213,7 @@ class FilterRewriter {
   const Dataset& ds_;
   size_t file_;
   const std::map<std::string, std::optional<std::string>>& file_name_of_;
+  std::optional<Schema> file_schema_;  // made when a test may need narrowing
 };
 
 // INT32 -> INT64 and FLOAT -> DOUBLE, the widenings a dataset's schema

@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "dataset/discovery.h"
 #include "json_batch.h"
 #include "parq/error.h"
+#include "parq/file/batch_reader.h"
 #include "parq/file/file_writer.h"
 #include "parq/schema/schema_text.h"
 #include "parq/text/row_text.h"
@@ -229,6 +231,107 @@ TEST(Dataset, SchemasUniteByNameWithNullsWideningAndErrors) {
     EXPECT_NE(what.find("c.parquet"), std::string::npos) << what;
     EXPECT_NE(what.find("a.parquet"), std::string::npos) << what;
     EXPECT_NE(what.find("cannot be one column"), std::string::npos) << what;
+  }
+}
+
+// Writes JSON rows whose FLOAT or DOUBLE values 777, 888 and 999 stand for
+// NaN, Infinity and -Infinity (which JSON lacks).
+void write_special_rows(const std::string& path, const std::string& schema_text, const std::vector<std::string>& rows) {
+  Schema schema = parse_schema_text(schema_text);
+  RecordBatch batch = testing::batch_from_json(schema, rows);
+  for (Array& a : batch.columns) {
+    auto patch = [&](auto* v) {
+      for (int64_t i = 0; i < a.length; ++i) {
+        if (v[i] == 777) v[i] = NAN;
+        if (v[i] == 888) v[i] = INFINITY;
+        if (v[i] == 999) v[i] = -INFINITY;
+      }
+    };
+    if (a.type.physical == format::Type::FLOAT) patch(a.values.data_as<float>());
+    if (a.type.physical == format::Type::DOUBLE) patch(a.values.data_as<double>());
+  }
+  auto writer = FileWriter::open(path, schema, WriteOptions{});
+  writer->write(batch);
+  writer->close();
+}
+
+TEST(Dataset, FiltersOnWidenedColumnsGiveTheRowsOfTheWidenedValues) {
+  // a.parquet holds INT32 and FLOAT, b.parquet INT64 and DOUBLE: literals
+  // the narrow file cannot hold (3e9, 0.1, 1e39) must select as they
+  // select the widened values. The reference is the dataset's rows written
+  // as one file of the wide types, read with the same filter.
+  TempDir dir("dataset");
+  write_special_rows(
+      dir / "a.parquet", "message m { optional int32 x; optional float f; }",
+      {R"({"x": null, "f": null})", R"({"x": -2147483648, "f": 777})", R"({"x": -5, "f": 888})",
+       R"({"x": 0, "f": 999})", R"({"x": 1, "f": 0.1})", R"({"x": 7, "f": 1.5})", R"({"x": 2147483647, "f": -3.4e38})",
+       R"({"x": 3, "f": 3.4e38})", R"({"x": 4, "f": 0})", R"({"x": 5, "f": 0.099999994})"});
+  write_special_rows(dir / "b.parquet", "message m { optional int64 x; optional double f; }",
+                     {R"({"x": 5000000000, "f": 0.1})", R"({"x": -5000000000, "f": 1e39})", R"({"x": 7, "f": 777})",
+                      R"({"x": null, "f": null})", R"({"x": 2, "f": 0.10000000149011612})"});
+  auto ds = Dataset::open({dir.str()});
+  ASSERT_EQ(ds->schema().column(0).type.physical, format::Type::INT64);
+  ASSERT_EQ(ds->schema().column(1).type.physical, format::Type::DOUBLE);
+  const fs::path reference = dir.path() / "reference" / "wide.parquet";
+  fs::create_directories(reference.parent_path());
+  {
+    auto source = read_batches(ds, DatasetReadOptions{});
+    auto writer = FileWriter::open(reference.string(), ds->schema(), WriteOptions{});
+    RecordBatch batch;
+    while (source->next(batch)) writer->write(batch);
+    writer->close();
+  }
+  auto wide = FileReader::open(reference.string());
+  ASSERT_EQ(wide->schema().column(0).type.physical, format::Type::INT64);
+  const char* filters[] = {
+      "x = 5000000000",
+      "x != 5000000000",
+      "x < 3000000000",
+      "x <= 3000000000",
+      "x > 3000000000",
+      "x >= -3000000000",
+      "x < -3000000000",
+      "x IN (1, 5000000000)",
+      "x IN (6000000000)",
+      "NOT x IN (6000000000)",
+      "NOT (x = 5000000000)",
+      "NOT (x > 3000000000)",
+      "x = 2147483647",
+      "x > 2147483646",
+      "f = 0.1",
+      "f != 0.1",
+      "f < 0.1",
+      "f <= 0.1",
+      "f > 0.1",
+      "f >= 0.1",
+      "NOT (f < 0.1)",
+      "f IN (0.1, 1.5)",
+      "NOT f IN (0.1, 1.5)",
+      "f > 1e39",
+      "f < 1e39",
+      "f >= -1e39",
+      "f < -1e39",
+      "f = 1e39",
+      "f > 3.4e38",
+      "f = 1.5",
+      "f = NaN",
+      "f > Infinity",
+      "f < 0.099999994",
+      "f = 0.10000000149011612",
+      "x = 7 OR f > 0.1",
+      "NOT (x < 3000000000 AND f < 0.1)",
+  };
+  for (const char* where : filters) {
+    SCOPED_TRACE(where);
+    DatasetReadOptions options;
+    options.read.filter = filter::parse_filter(where);
+    ReadOptions one;
+    one.filter = options.read.filter;
+    std::string expected;
+    auto source = read_batches(*wide, one);
+    RecordBatch batch;
+    while (source->next(batch)) text::RowJsonWriter(batch).append_rows(expected, 0, batch.num_rows);
+    EXPECT_EQ(read_all(ds, options), expected);
   }
 }
 
