@@ -4,11 +4,11 @@ as one table, and partitioned folders written."""
 from __future__ import annotations
 
 import os
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, List, Mapping, Optional, Sequence, Union
 
 from ._errors import InvalidArgumentError
 from ._parq import RecordBatchReader, Schema, Table, _Dataset, _is_dataset_location, _write_dataset
-from ._reader import DEFAULT_BATCH_ROWS, Filter, _columns, _threads
+from ._reader import DEFAULT_BATCH_ROWS, Filter, StorageOptions, _columns, _threads
 from ._writer import Where, _arrow_data, _path, writer_options
 
 Locations = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
@@ -45,6 +45,10 @@ class Dataset:
     to DOUBLE. Opening reads every footer (on ``threads`` threads), except those of files
     whose partition values rule out ``filter``; reads open only the files whose partition
     values and statistics their filter leaves rows in.
+
+    ``partition_types`` declares partition columns' types by key, in the schema notation
+    (``{"year": "int32", "day": "date", "code": "string"}``); the others are inferred
+    (INT64, DATE or STRING). ``storage_options`` configures URLs (see ``read_table``).
     """
 
     def __init__(
@@ -55,11 +59,20 @@ class Dataset:
         by_field_id: bool = False,
         threads: Optional[int] = None,
         filter: Filter = None,
+        partition_types: Optional[Mapping[str, str]] = None,
+        storage_options: StorageOptions = None,
     ) -> None:
         from . import _filters
 
+        types = []
+        for key, type_text in (partition_types or {}).items():
+            if not isinstance(key, str) or not isinstance(type_text, str):
+                raise InvalidArgumentError(
+                    f"partition_types maps keys to type texts such as 'int32', not {key!r}: {type_text!r}")
+            types.append((key, type_text))
         self._dataset = _Dataset.open(
-            _locations(source), bool(hive), bool(by_field_id), _threads(threads, None), _filters.normalize(filter)
+            _locations(source), bool(hive), bool(by_field_id), _threads(threads, None), _filters.normalize(filter),
+            storage_options, types
         )
 
     @property

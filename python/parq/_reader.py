@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _filters
 from ._errors import InvalidArgumentError
@@ -12,6 +12,12 @@ from ._parq import RecordBatchReader, Schema, Table, _File
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, Any]
 Filter = Union[None, str, Sequence[Any]]
+# URLs' settings by name: access_key_id, secret_access_key, session_token, region,
+# endpoint (endpoint_url), path_style, anonymous (S3; the aws_ prefixed names of Polars
+# are accepted too), max_concurrent_requests, max_retries, connect_timeout_ms,
+# stall_timeout_ms, request_timeout_ms, verify_tls, ca_file, ...: parq/io/remote.h's
+# RemoteOptions. Unset ones come from the environment and the AWS files.
+StorageOptions = Optional[Mapping[str, Any]]
 
 DEFAULT_BATCH_ROWS = 64 * 1024
 
@@ -30,11 +36,13 @@ def _threads(threads: Optional[int], use_threads: Optional[bool]) -> int:
     return _default_threads()
 
 
-def _open(source: Source) -> _File:
+def _open(source: Source, storage_options: StorageOptions = None) -> _File:
     if isinstance(source, (str, os.PathLike)):
         # A missing file comes back as ParqFileNotFoundError: the library
         # names the path in the error's location (_errors._from_parq).
-        return _File.open_path(os.fsdecode(os.fspath(source)))
+        return _File.open_path(os.fsdecode(os.fspath(source)), storage_options)
+    if storage_options is not None:
+        raise InvalidArgumentError("storage_options apply to URLs, not to data in memory")
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _File.open_bytes(bytes(source))
     if hasattr(source, "read"):
@@ -268,10 +276,13 @@ class ParquetFile:
     ``source`` is a path (``str`` or ``os.PathLike``; the file is memory-mapped), bytes-like
     data, or a binary file object (read whole into memory). Reads started from the file
     (``iter_batches``) keep it open on their own, so they outlive ``close()`` and the object.
+    A URL (``http(s)://``, ``s3://``) is read with ranged requests; ``storage_options``
+    configures them (see ``read_table``).
     """
 
-    def __init__(self, source: Source, *, threads: Optional[int] = None) -> None:
-        self._file = _open(source)
+    def __init__(self, source: Source, *, threads: Optional[int] = None,
+                 storage_options: StorageOptions = None) -> None:
+        self._file = _open(source, storage_options)
         self._threads = threads
         self._metadata: Optional[FileMetaData] = None
 
@@ -421,6 +432,8 @@ def read_table(
     use_threads: Optional[bool] = None,
     memory_limit: int = 0,
     verify_crc: bool = True,
+    storage_options: StorageOptions = None,
+    partition_types: Optional[Mapping[str, str]] = None,
 ) -> Table:
     """Reads a Parquet file into a Table.
 
@@ -432,7 +445,12 @@ def read_table(
     ``not in``; ``row_groups`` indices; ``threads`` decoding threads (default one per
     CPU); ``batch_rows`` rows per record batch (65536); ``memory_limit`` bytes the read
     may hold at once (0: no limit); ``verify_crc=False`` accepts pages whose checksum
-    does not match."""
+    does not match. ``storage_options`` configures URLs: ``{"endpoint":
+    "http://127.0.0.1:9000", "region": "eu-west-1", "access_key_id": ..., "secret_access_key":
+    ...}`` for S3 (Polars' ``aws_`` names work too), timeouts, retries and concurrency
+    (``max_concurrent_requests``, ``max_retries``, ``request_timeout_ms``, ...); what is
+    unset comes from the environment and the AWS config files. ``partition_types``
+    declares the types of a dataset's partition columns (see ``Dataset``)."""
     if filter is not None and filters is not None:
         raise InvalidArgumentError("give filter or filters, not both")
     from ._dataset import Dataset, is_dataset_source
@@ -441,7 +459,8 @@ def read_table(
         if row_groups is not None:
             raise InvalidArgumentError("row_groups names row groups of one file, not of a dataset")
         the_filter = filter if filter is not None else filters
-        return Dataset(source, threads=threads, filter=the_filter).to_table(
+        return Dataset(source, threads=threads, filter=the_filter, storage_options=storage_options,
+                       partition_types=partition_types).to_table(
             columns=columns,
             filter=the_filter,
             threads=threads,
@@ -450,7 +469,9 @@ def read_table(
             memory_limit=memory_limit,
             verify_crc=verify_crc,
         )
-    f = ParquetFile(source)
+    if partition_types is not None:
+        raise InvalidArgumentError("partition_types apply to datasets (folders, globs, lists), not to one file")
+    f = ParquetFile(source, storage_options=storage_options)
     try:
         return f.read(
             columns=columns,
@@ -466,22 +487,22 @@ def read_table(
         f.close()
 
 
-def read_metadata(source: Source) -> FileMetaData:
+def read_metadata(source: Source, *, storage_options: StorageOptions = None) -> FileMetaData:
     """The footer of a Parquet file."""
-    with ParquetFile(source) as f:
+    with ParquetFile(source, storage_options=storage_options) as f:
         return f.metadata
 
 
-def read_schema(source: Source) -> ParquetSchema:
+def read_schema(source: Source, *, storage_options: StorageOptions = None) -> ParquetSchema:
     """The Parquet schema of a file."""
-    with ParquetFile(source) as f:
+    with ParquetFile(source, storage_options=storage_options) as f:
         return f.schema
 
 
-def iter_batches(source: Source, **kwargs: Any) -> RecordBatchReader:
+def iter_batches(source: Source, *, storage_options: StorageOptions = None, **kwargs: Any) -> RecordBatchReader:
     """Opens a file and reads it batch by batch (the arguments of ``ParquetFile.iter_batches``).
     The returned reader keeps the file open until it ends."""
-    f = ParquetFile(source)
+    f = ParquetFile(source, storage_options=storage_options)
     try:
         return f.iter_batches(**kwargs)
     finally:

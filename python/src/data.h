@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common.h"
+#include "parq/io/remote.h"
 #include "parq/file/file_writer.h"
 #include "parq/filter/expression.h"
 
@@ -65,6 +66,11 @@ filter::ExpressionPtr filter_of(const nb::handle& spec);
 // Throws InvalidArgument for threads or batch_rows below 1, or a negative
 // memory_limit (reading.cc).
 void check_read_numbers(int threads, int64_t batch_rows, int64_t memory_limit);
+
+// RemoteOptions from a read's storage_options dict (None: the defaults,
+// the environment and the AWS files); an unknown key or a value of the
+// wrong kind is InvalidArgument naming it (reading.cc).
+io::RemoteOptions remote_options_of(const nb::handle& storage_options);
 
 // WriteOptions from the dict parq/_writer.py builds (writing.cc).
 WriteOptions write_options(const nb::dict& o);

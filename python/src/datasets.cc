@@ -3,6 +3,7 @@
 // and _write_dataset (a partitioned folder of files). parq/_dataset.py
 // wraps them.
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
@@ -15,6 +16,7 @@
 #include "parq/dataset/dataset.h"
 #include "parq/dataset/dataset_writer.h"
 #include "parq/error.h"
+#include "parq/schema/schema_text.h"
 
 namespace parq::python {
 namespace {
@@ -22,10 +24,13 @@ namespace {
 class PyDataset {
  public:
   static PyDataset open(const std::vector<std::string>& locations, bool hive, bool by_field_id, int threads,
-                        nb::handle filter) {
+                        nb::handle filter, nb::handle storage_options,
+                        const std::vector<std::pair<std::string, std::string>>& partition_types) {
     if (threads < 1) throw Error("threads must be at least 1", ErrorKind::kInvalidArgument);
     DatasetOptions options;
     options.hive_partitioning = hive;
+    options.reader.remote = remote_options_of(storage_options);
+    for (const auto& [key, type] : partition_types) options.partition_types.emplace_back(key, parse_leaf_type(type));
     if (by_field_id) options.schema_match = SchemaMatch::kByFieldId;
     options.threads = threads;
     options.filter = filter_of(filter);
@@ -70,6 +75,8 @@ void register_datasets(nb::module_& m) {
   nb::class_<PyDataset>(m, "_Dataset", "Many Parquet files read as one table (see parq.Dataset).")
       .def_static("open", &PyDataset::open, nb::arg("locations"), nb::arg("hive"), nb::arg("by_field_id"),
                   nb::arg("threads"), nb::arg("filter").none() = nb::none(),
+                  nb::arg("storage_options").none() = nb::none(),
+                  nb::arg("partition_types") = std::vector<std::pair<std::string, std::string>>{},
                   "Finds the files and reads the footers of those whose partition values the filter leaves in.")
       .def_prop_ro(
           "num_rows", [](const PyDataset& d) { return d.dataset().num_rows(); }, "Rows in all the files.")

@@ -285,9 +285,11 @@ class PyFile {
  public:
   explicit PyFile(std::shared_ptr<const FileReader> file) : file_(std::move(file)) {}
 
-  static PyFile open_path(const std::string& path) {
+  static PyFile open_path(const std::string& path, nb::handle storage_options) {
+    ReaderOptions options;
+    options.remote = remote_options_of(storage_options);
     nb::gil_scoped_release release;
-    return PyFile(FileReader::open(path));
+    return PyFile(FileReader::open(path, options));
   }
   static PyFile open_bytes(nb::bytes data) {
     std::vector<uint8_t> copy(static_cast<const uint8_t*>(data.data()),
@@ -322,6 +324,108 @@ void check_read_numbers(int threads, int64_t batch_rows, int64_t memory_limit) {
   if (memory_limit < 0) throw Error("memory_limit must not be negative", ErrorKind::kInvalidArgument);
 }
 
+io::RemoteOptions remote_options_of(const nb::handle& storage_options) {
+  io::RemoteOptions o;
+  if (storage_options.is_none()) return o;
+  if (!nb::isinstance<nb::dict>(storage_options))
+    throw Error("storage_options is a dict of option names and values", ErrorKind::kInvalidArgument);
+  for (auto [k, v] : nb::borrow<nb::dict>(storage_options)) {
+    if (!nb::isinstance<nb::str>(k)) throw Error("storage_options: keys are strings", ErrorKind::kInvalidArgument);
+    const std::string given = nb::cast<std::string>(k);
+    // Polars and object_store spell the S3 ones with an aws_ prefix.
+    const std::string key = given.starts_with("aws_") ? given.substr(4) : given;
+    auto wrong = [&](const char* kind) {
+      return Error("storage_options: " + given + " is " + kind + ", not " + nb::cast<std::string>(nb::repr(v)),
+                   ErrorKind::kInvalidArgument);
+    };
+    auto text = [&] {
+      if (!nb::isinstance<nb::str>(v)) throw wrong("a string");
+      return nb::cast<std::string>(v);
+    };
+    auto flag = [&] {
+      if (nb::isinstance<nb::bool_>(v)) return nb::cast<bool>(v);
+      // Polars' storage options are strings: "true", "false".
+      if (nb::isinstance<nb::str>(v)) {
+        const std::string t = nb::cast<std::string>(v);
+        if (t == "true" || t == "True" || t == "1") return true;
+        if (t == "false" || t == "False" || t == "0") return false;
+      }
+      throw wrong("true or false");
+    };
+    auto number = [&]() -> int64_t {
+      if (nb::isinstance<nb::bool_>(v) || !nb::isinstance<nb::int_>(v)) throw wrong("an integer");
+      try {
+        return nb::cast<int64_t>(v);
+      } catch (const std::exception&) {
+        throw wrong("an integer that fits in 64 bits");
+      }
+    };
+    auto small = [&]() -> int {
+      const int64_t n = number();
+      if (n < INT32_MIN || n > INT32_MAX) throw wrong("an integer that fits in 32 bits");
+      return static_cast<int>(n);
+    };
+    auto size = [&]() -> uint64_t {
+      const int64_t n = number();
+      if (n < 0) throw wrong("a byte count (not negative)");
+      return static_cast<uint64_t>(n);
+    };
+    if (key == "access_key_id") {
+      o.access_key_id = text();
+    } else if (key == "secret_access_key") {
+      o.secret_access_key = text();
+    } else if (key == "session_token") {
+      o.session_token = text();
+    } else if (key == "anonymous" || key == "skip_signature") {
+      o.anonymous = flag();
+    } else if (key == "region") {
+      o.region = text();
+    } else if (key == "endpoint" || key == "endpoint_url") {
+      o.endpoint = text();
+    } else if (key == "path_style") {
+      o.path_style = flag();
+    } else if (key == "virtual_hosted_style_request") {
+      o.path_style = !flag();
+    } else if (key == "allow_http") {
+      flag();  // an http:// endpoint is always allowed
+    } else if (key == "speculative_tail_bytes") {
+      o.speculative_tail_bytes = size();
+    } else if (key == "coalesce_gap_bytes") {
+      o.coalesce_gap_bytes = size();
+    } else if (key == "max_request_bytes") {
+      o.max_request_bytes = size();
+    } else if (key == "max_concurrent_requests") {
+      o.max_concurrent_requests = small();
+    } else if (key == "max_bytes_in_flight") {
+      o.max_bytes_in_flight = size();
+    } else if (key == "max_retries") {
+      o.max_retries = small();
+    } else if (key == "retry_base_ms") {
+      o.retry_base_ms = small();
+    } else if (key == "retry_max_ms") {
+      o.retry_max_ms = small();
+    } else if (key == "connect_timeout_ms") {
+      o.connect_timeout_ms = small();
+    } else if (key == "stall_timeout_ms") {
+      o.stall_timeout_ms = small();
+    } else if (key == "request_timeout_ms") {
+      o.request_timeout_ms = small();
+    } else if (key == "verify_tls") {
+      o.verify_tls = flag();
+    } else if (key == "ca_file") {
+      o.ca_file = text();
+    } else {
+      throw Error("storage_options: unknown option '" + given +
+                      "' (known: access_key_id, secret_access_key, session_token, anonymous, region, endpoint, "
+                      "path_style, speculative_tail_bytes, coalesce_gap_bytes, max_request_bytes, "
+                      "max_concurrent_requests, max_bytes_in_flight, max_retries, retry_base_ms, retry_max_ms, "
+                      "connect_timeout_ms, stall_timeout_ms, request_timeout_ms, verify_tls, ca_file)",
+                  ErrorKind::kInvalidArgument);
+    }
+  }
+  return o;
+}
+
 ExpressionPtr filter_of(const nb::handle& spec) {
   if (spec.is_none()) return nullptr;
   if (nb::isinstance<nb::str>(spec)) return filter::parse_filter(nb::cast<std::string>(spec));
@@ -336,7 +440,8 @@ ExpressionPtr filter_of(const nb::handle& spec) {
 
 void register_reading(nb::module_& m) {
   nb::class_<PyFile>(m, "_File", "An open Parquet file (see parq.ParquetFile).")
-      .def_static("open_path", &PyFile::open_path, nb::arg("path"), "Opens a file; reads only its footer.")
+      .def_static("open_path", &PyFile::open_path, nb::arg("path"), nb::arg("storage_options").none() = nb::none(),
+                  "Opens a file or URL; reads only its footer.")
       .def_static("open_bytes", &PyFile::open_bytes, nb::arg("data"), "Opens a file held in memory (copied).")
       .def_prop_ro(
           "num_rows", [](const PyFile& f) { return f.file().metadata().num_rows; }, "Rows in the file.")

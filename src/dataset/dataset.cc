@@ -311,6 +311,18 @@ struct Candidate {
   Schema schema;
 };
 
+// A folder's value as its column's: byte arrays (strings, JSON, plain
+// binary) are the folder's text itself, as the dataset writer names them;
+// the rest parse as `parq cat` prints them.
+filter::PhysicalValue partition_value(const ColumnDescriptor& column, const std::string& text) {
+  if (column.type.physical == format::Type::BYTE_ARRAY && !column.type.logical.DECIMAL) {
+    filter::PhysicalValue v;
+    v.bytes = text;
+    return v;
+  }
+  return filter::physical_value_from_text(column, text);
+}
+
 ValueType inferred_type(const std::vector<std::optional<std::string>>& values) {
   auto all = [&](auto pred) {
     bool any = false;
@@ -467,7 +479,7 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
         continue;
       }
       try {
-        c.typed.push_back(filter::physical_value_from_text(partitions.column(p), *c.values[p]));
+        c.typed.push_back(partition_value(partitions.column(p), *c.values[p]));
       } catch (const Error& e) {
         throw Error(ErrorKind::kInvalidArgument, {.file = c.found.location, .column = ds->partition_columns_[p]},
                     "the partition value '" + *c.values[p] + "' is not of the column's type: " + e.detail());

@@ -317,4 +317,27 @@ Schema parse_schema_text(std::string_view text) {
   }
 }
 
+ValueType parse_leaf_type(std::string_view text) {
+  std::string_view t = text;
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
+  std::string type(t);
+  if (type == "string") type = "binary (STRING)";
+  if (type == "date") type = "int32 (DATE)";
+  // The type is the one leaf of a message: a name goes between the
+  // physical type and its annotation.
+  const size_t annotation = type.find(" (");
+  const std::string leaf =
+      annotation == std::string::npos ? type + " v" : type.substr(0, annotation) + " v" + type.substr(annotation);
+  try {
+    const Schema schema = parse_schema_text("message m { optional " + leaf + "; }");
+    if (schema.num_columns() != 1) throw Error("not one leaf type", ErrorKind::kInvalidArgument);
+    return schema.column(0).type;
+  } catch (const Error& e) {
+    throw Error(ErrorKind::kInvalidArgument, {},
+                "'" + std::string(text) + "' is not a column type (as in the schema notation: int64, " +
+                    "binary (STRING), int32 (DATE), ...): " + e.detail());
+  }
+}
+
 }  // namespace parq

@@ -55,6 +55,33 @@ TEST(SchemaText, HandWrittenWithCommentsAndIds) {
   EXPECT_TRUE(s.column(3).type.logical.TIMESTAMP->unit.NANOS.has_value());
 }
 
+TEST(SchemaText, LeafTypesAlone) {
+  EXPECT_EQ(parse_leaf_type("int32").physical, format::Type::INT32);
+  EXPECT_FALSE(parse_leaf_type("int32").logical.DATE);
+  const ValueType date = parse_leaf_type(" date ");
+  EXPECT_EQ(date.physical, format::Type::INT32);
+  EXPECT_TRUE(date.logical.DATE);
+  EXPECT_EQ(date, parse_leaf_type("int32 (DATE)"));
+  EXPECT_EQ(parse_leaf_type("string"), parse_leaf_type("binary (STRING)"));
+  EXPECT_TRUE(parse_leaf_type("string").logical.STRING);
+  const ValueType ts = parse_leaf_type("int64 (TIMESTAMP(MILLIS,true))");
+  ASSERT_TRUE(ts.logical.TIMESTAMP);
+  EXPECT_TRUE(ts.logical.TIMESTAMP->is_adjusted_to_utc);
+  const ValueType uuid = parse_leaf_type("fixed_len_byte_array(16) (UUID)");
+  EXPECT_EQ(uuid.type_length, 16);
+  EXPECT_TRUE(uuid.logical.UUID);
+  for (const char* bad : {"", "int33", "group", "int32 (DATE", "int32 x", "int32; optional int64"}) {
+    try {
+      parse_leaf_type(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument) << bad;
+      EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "' is not a column type"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(SchemaText, MistakesNameTheLine) {
   for (const char* bad : {"message m {\n required int64 id\n}", "message m {\n sometimes int64 id;\n}",
                           "message m {\n optional int65 id;\n}", "message m {\n optional int64 id (NOPE);\n}",

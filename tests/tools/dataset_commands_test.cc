@@ -45,6 +45,22 @@ TEST(DatasetCommands, PartitionedConvertThenCatCountSchemaSummarize) {
   EXPECT_EQ(schema.exit_code, 0) << schema.err;
   EXPECT_THAT(schema.out, HasSubstr("optional int64 year (INTEGER(64,true));"));
   EXPECT_THAT(schema.out, HasSubstr("optional binary region (STRING);"));
+  auto declared = run_tool({"schema", ds, "--partition-type", "year=string", "--partition-type", "region=binary"});
+  EXPECT_EQ(declared.exit_code, 0) << declared.err;
+  EXPECT_THAT(declared.out, HasSubstr("optional binary year (STRING);"));
+  EXPECT_THAT(declared.out, HasSubstr("optional binary region;"));
+  auto as_text = run_tool({"cat", ds, "--where", "year = '2021' AND id = 7", "--partition-type", "year=string"});
+  EXPECT_THAT(as_text.out, HasSubstr("\"year\":\"2021\""));
+  auto not_a_date = run_tool({"count", ds, "--partition-type", "region=date"});
+  EXPECT_NE(not_a_date.exit_code, 0);
+  EXPECT_THAT(not_a_date.err, HasSubstr("/region="));
+  EXPECT_THAT(not_a_date.err, HasSubstr("not of the column's type"));
+  auto no_type = run_tool({"count", ds, "--partition-type", "year=int33"});
+  EXPECT_NE(no_type.exit_code, 0);
+  EXPECT_THAT(no_type.err, HasSubstr("'int33' is not a column type"));
+  auto no_key = run_tool({"count", ds, "--partition-type", "int32"});
+  EXPECT_NE(no_key.exit_code, 0);
+  EXPECT_THAT(no_key.err, HasSubstr("--partition-type takes KEY=TYPE"));
 
   auto cat = run_tool({"cat", ds, "--where", "id = 7", "--file-name-column", "file"});
   EXPECT_EQ(cat.exit_code, 0) << cat.err;

@@ -140,7 +140,7 @@ const Command kCatCommand = {
     "                        [--offset N] [--limit N] [--row-groups 0,2] [--threads N]\n"
     "                        [--memory-limit BYTES] [--explain] [--no-verify-crc]\n"
     "                        [--row-index-column NAME] [--file-name-column NAME]\n"
-    "                        [--no-hive] [--by-field-id]\n"
+    "                        [--no-hive] [--by-field-id] [--partition-type KEY=TYPE]\n"
     "\n"
     "Prints the rows. jsonl (the default) is the canonical JSON Lines form:\n"
     "one object per row, keys in schema order, values by logical type.\n"

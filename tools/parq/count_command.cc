@@ -50,7 +50,7 @@ const Command kCountCommand = {
     "count",
     "count rows (that match a filter)",
     "usage: parq count FILE... [--where EXPR] [--row-groups 0,2] [--threads N] [--no-verify-crc]\n"
-    "                          [--no-hive] [--by-field-id]\n"
+    "                          [--no-hive] [--by-field-id] [--partition-type KEY=TYPE]\n"
     "\n"
     "Prints the number of rows alone on its line. Without --where it comes from the\n"
     "footer; with it, only the filter's columns are decoded (see 'parq cat --help'\n"

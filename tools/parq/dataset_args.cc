@@ -1,11 +1,14 @@
 // The reading commands' many-file locations; see dataset_args.h.
 #include "dataset_args.h"
 
+#include "parq/schema/schema_text.h"
+
 namespace parq::tool {
 
 std::vector<OptionSpec> with_dataset_options(std::vector<OptionSpec> options) {
   options.push_back({"no-hive", false});
   options.push_back({"by-field-id", false});
+  options.push_back({"partition-type", true});
   return options;
 }
 
@@ -18,6 +21,12 @@ std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& loca
   DatasetOptions options;
   options.hive_partitioning = !args.flag("no-hive");
   if (args.flag("by-field-id")) options.schema_match = SchemaMatch::kByFieldId;
+  for (const std::string& declared : args.all("partition-type")) {
+    const size_t eq = declared.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--partition-type takes KEY=TYPE (year=int32, day=date, region=string), not '" + declared + "'");
+    options.partition_types.emplace_back(declared.substr(0, eq), parse_leaf_type(declared.substr(eq + 1)));
+  }
   options.threads = threads;
   options.filter = std::move(filter);
   return Dataset::open(locations, options);

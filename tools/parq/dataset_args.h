@@ -13,7 +13,8 @@
 
 namespace parq::tool {
 
-// `options` and those of datasets: --no-hive, --by-field-id.
+// `options` and those of datasets: --no-hive, --by-field-id,
+// --partition-type.
 std::vector<OptionSpec> with_dataset_options(std::vector<OptionSpec> options);
 
 // Help text for those options and for the locations (a macro, so that
@@ -23,7 +24,10 @@ std::vector<OptionSpec> with_dataset_options(std::vector<OptionSpec> options);
   "starting with '_' or '.'), globs ('*', '?', '**' for any depth; quote them)\n" \
   "or a _metadata summary file. Folders named key=value become columns.\n"        \
   "  --no-hive          do not read key=value folders as columns\n"               \
-  "  --by-field-id      match the files' columns by field id, not by name\n"
+  "  --by-field-id      match the files' columns by field id, not by name\n"      \
+  "  --partition-type KEY=TYPE  the type of a key=value folder's column, in\n"    \
+  "                     the schema notation (int32, int64 (TIMESTAMP(MILLIS,\n"   \
+  "                     true)), string, date, ...); others are inferred\n"
 
 // Whether the locations are one file rather than a dataset.
 bool is_single_file(const std::vector<std::string>& locations);

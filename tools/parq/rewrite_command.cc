@@ -57,7 +57,7 @@ const Command kRewriteCommand = {
     "Reads every row of IN and writes them to OUT with the options below,\n"
     "keeping the schema and the key-value metadata. OUT appears (or is\n"
     "replaced, IN included) only once it is complete. IN may be a dataset (a\n"
-    "folder, a glob, a _metadata file; --no-hive, --by-field-id): its rows are\n"
+    "folder, a glob, a _metadata file; --no-hive, --by-field-id, --partition-type): its rows are\n"
     "written as one table, partition columns included (with --partition-by,\n"
     "into a new layout).\n"
     "\n"

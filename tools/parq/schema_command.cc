@@ -25,7 +25,7 @@ int run_schema(const std::vector<std::string>& argv) {
 const Command kSchemaCommand = {
     "schema",
     "the schema in message notation",
-    "usage: parq schema FILE... [--no-hive] [--by-field-id]\n"
+    "usage: parq schema FILE... [--no-hive] [--by-field-id] [--partition-type KEY=TYPE]\n"
     "\n"
     "Prints the schema as the Parquet spec writes it (of several files, the one\n"
     "schema they are read with, partition columns last):\n"

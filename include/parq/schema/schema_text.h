@@ -23,4 +23,11 @@ namespace parq {
 // Throws parq::Error naming the line and what was expected.
 Schema parse_schema_text(std::string_view text);
 
+// One leaf's type in the same notation, without repetition or name:
+// "int32", "int32 (DATE)", "binary (STRING)",
+// "fixed_len_byte_array(16) (UUID)"; "string" and "date" stand for the
+// two most common. For declaring a type where only a type is wanted (a
+// dataset's partition columns). Throws parq::Error naming the text.
+ValueType parse_leaf_type(std::string_view text);
+
 }  // namespace parq
