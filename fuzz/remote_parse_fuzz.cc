@@ -48,6 +48,7 @@ void headers(std::string_view text) {
       if (r->has_range) check(r->first <= r->last && (!r->total || r->last < *r->total));
     }
     (void)parq::io::http::is_strong_etag(line);
+    (void)parq::io::http::parse_retry_after(line, static_cast<int64_t>(line.size()) * 1000003);
     (void)parq::io::http::describe_status(static_cast<int>(line.size()));
   }
 }

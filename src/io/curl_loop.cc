@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -31,6 +32,7 @@ size_t on_header(char* data, size_t size, size_t nitems, void* user) {
     t->last_modified.clear();
     t->content_range.clear();
     t->content_length.reset();
+    t->retry_after_seconds.reset();
     return n;
   }
   std::string_view name, value;
@@ -43,6 +45,8 @@ size_t on_header(char* data, size_t size, size_t nitems, void* user) {
     t->content_range = std::string(value.substr(0, 256));
   } else if (http::iequals(name, "Content-Length")) {
     t->content_length = http::parse_decimal(value);
+  } else if (http::iequals(name, "Retry-After")) {
+    t->retry_after_seconds = http::parse_retry_after(value, static_cast<int64_t>(std::time(nullptr)));
   }
   return n;
 }
@@ -68,6 +72,7 @@ void Transfer::reset_response() {
   last_modified.clear();
   content_range.clear();
   content_length.reset();
+  retry_after_seconds.reset();
   error_body.clear();
   body_bytes = 0;
   result = CURLE_OK;

@@ -45,8 +45,9 @@ struct Transfer {
   int status = 0;
   std::string etag, last_modified, content_range;
   std::optional<uint64_t> content_length;
-  std::string error_body;   // the body of a non-2xx response (the first 64 KiB)
-  uint64_t body_bytes = 0;  // body bytes received (any status)
+  std::optional<uint64_t> retry_after_seconds;  // a Retry-After header's wait
+  std::string error_body;                       // the body of a non-2xx response (the first 64 KiB)
+  uint64_t body_bytes = 0;                      // body bytes received (any status)
   CURLcode result = CURLE_OK;
   std::string curl_error;  // libcurl's message for result
   std::string abort_reason;

@@ -137,4 +137,34 @@ std::string describe_status(int status) {
 
 bool is_retryable_status(int status) { return status >= 500 || status == 408 || status == 429; }
 
+std::optional<uint64_t> parse_retry_after(std::string_view value, int64_t now) {
+  value = trim(value);
+  if (auto seconds = parse_decimal(value)) return seconds;
+  // IMF-fixdate, the form HTTP/1.1 senders must use.
+  static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  if (value.size() != 29 || value.substr(3, 2) != ", " || value.substr(25) != " GMT") return std::nullopt;
+  auto number = [&](size_t at, size_t n) { return parse_decimal(value.substr(at, n)); };
+  const auto day = number(5, 2), year = number(12, 4), hour = number(17, 2), minute = number(20, 2),
+             second = number(23, 2);
+  int month = -1;
+  for (int m = 0; m < 12; ++m)
+    if (value.substr(8, 3) == kMonths[m]) month = m;
+  if (!day || !year || !hour || !minute || !second || month < 0 || value[7] != ' ' || value[11] != ' ' ||
+      value[16] != ' ' || value[19] != ':' || value[22] != ':' || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 ||
+      *second > 60)
+    return std::nullopt;
+  // Days from the civil date (proleptic Gregorian), so that no time zone
+  // setting of the process enters.
+  int64_t y = static_cast<int64_t>(*year) - (month < 2 ? 1 : 0);
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t mp = (month + 10) % 12;  // March is 0
+  const int64_t doy = (153 * mp + 2) / 5 + static_cast<int64_t>(*day) - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const int64_t days = era * 146097 + doe - 719468;
+  const int64_t at = days * 86400 + static_cast<int64_t>(*hour * 3600 + *minute * 60 + *second);
+  return at > now ? static_cast<uint64_t>(at - now) : 0;
+}
+
 }  // namespace parq::io::http

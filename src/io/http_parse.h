@@ -37,6 +37,11 @@ std::optional<ContentRange> parse_content_range(std::string_view value);
 // A decimal number of at most 63 bits, nothing else around it.
 std::optional<uint64_t> parse_decimal(std::string_view text);
 
+// A Retry-After value as seconds from `now` (Unix seconds): delta-seconds
+// ("120") or an HTTP date ("Wed, 21 Oct 2015 07:28:00 GMT", 0 once past);
+// nullopt when it is neither.
+std::optional<uint64_t> parse_retry_after(std::string_view value, int64_t now);
+
 // A strong entity tag ("\"abc\"", not W/"abc"): only those may go in
 // If-Match, which compares strongly.
 bool is_strong_etag(std::string_view etag);

@@ -24,14 +24,21 @@ std::string lower(std::string s) {
 }
 
 // The wait before retry `attempt` (from 1): between half and all of the
-// exponential step, so that clients failing together do not retry together.
-std::chrono::milliseconds backoff(const RemoteOptions& options, int attempt) {
+// exponential step, so that clients failing together do not retry together;
+// at least what the server's Retry-After asks, up to retry_max_ms.
+std::chrono::milliseconds backoff(const RemoteOptions& options, int attempt,
+                                  std::optional<uint64_t> retry_after_seconds) {
+  const double most = std::max(1, options.retry_max_ms);
   double step = std::max(1, options.retry_base_ms);
-  for (int i = 1; i < attempt && step < options.retry_max_ms; ++i) step *= 2;
-  step = std::min<double>(step, std::max(1, options.retry_max_ms));
+  for (int i = 1; i < attempt && step < most; ++i) step *= 2;
+  step = std::min<double>(step, most);
   thread_local std::mt19937 rng{std::random_device{}()};
   std::uniform_real_distribution<double> jitter(0.5, 1.0);
-  return std::chrono::milliseconds(static_cast<int64_t>(step * jitter(rng)));
+  double wait = step * jitter(rng);
+  if (retry_after_seconds)
+    wait =
+        std::max(wait, std::min(most, static_cast<double>(std::min<uint64_t>(*retry_after_seconds, 1u << 30)) * 1000));
+  return std::chrono::milliseconds(static_cast<int64_t>(wait));
 }
 
 bool retryable_curl_code(CURLcode code) {
@@ -152,7 +159,7 @@ void throw_transfer_error(const curl::Transfer& t, const std::string& display, i
     if (!doc->message.empty()) detail += ": " + doc->message;
   }
   Error e(ErrorKind::kIo, where, detail);
-  if (http::is_retryable_status(t.status)) throw Retryable{e};
+  if (http::is_retryable_status(t.status)) throw Retryable{e, t.retry_after_seconds};
   throw e;
 }
 
@@ -201,10 +208,12 @@ void run_requests(std::span<Request* const> requests, Limiter& limiter, const Re
         if (s->transfer.cancelled || failure) continue;
         lock.unlock();
         std::optional<Error> retry;
+        std::optional<uint64_t> retry_after;
         try {
           s->request->check(s->transfer);
         } catch (Retryable& r) {
           retry = std::move(r.error);
+          retry_after = r.retry_after_seconds;
         } catch (const Error& e) {
           failure = e;
         }
@@ -220,7 +229,7 @@ void run_requests(std::span<Request* const> requests, Limiter& limiter, const Re
           break;
         }
         ++s->attempt;
-        s->due = Clock::now() + backoff(options, s->attempt);
+        s->due = Clock::now() + backoff(options, s->attempt, retry_after);
         waiting.push_back(s);
       }
       if (failure) {

@@ -64,6 +64,7 @@ curl::TransferOptions transfer_options(const RemoteOptions& options);
 // A failure that may pass when the request is sent again.
 struct Retryable {
   Error error;
+  std::optional<uint64_t> retry_after_seconds;  // the server's Retry-After
 };
 
 class Request {

@@ -10,7 +10,8 @@ the first --fail-first requests in the way --mode says:
 
 Prints the port it listens on (127.0.0.1, chosen by the system) on its first
 line of stdout. --skip-first K lets the first K requests through before
-the failures begin. Not a server under test: the real HTTP and S3 coverage is
+the failures begin; --retry-after V sends `Retry-After: V` with each
+failing status. Not a server under test: the real HTTP and S3 coverage is
 against nginx and MinIO; this one makes failures happen on cue.
 """
 import argparse
@@ -44,6 +45,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if failing and args.mode == "status":
             body = b"<?xml version='1.0'?><Error><Code>SlowDown</Code><Message>injected failure</Message></Error>"
             self.send_response(args.status)
+            if args.retry_after:
+                self.send_header("Retry-After", args.retry_after)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -96,6 +99,7 @@ def main():
     p.add_argument("--skip-first", type=int, default=0)
     p.add_argument("--status", type=int, default=503)
     p.add_argument("--stall-seconds", type=float, default=30)
+    p.add_argument("--retry-after", default="")
     args = p.parse_args()
     server = Server(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)

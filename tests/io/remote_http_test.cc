@@ -397,6 +397,30 @@ TEST_F(RemoteHttpFlaky, Throttling429IsRetried) {
   EXPECT_EQ(stats_of(*input).retries, 1u);
 }
 
+TEST_F(RemoteHttpFlaky, RetryAfterSetsTheWaitUpToTheLongestBackoff) {
+  // The open passes; the next request is throttled and told to wait a
+  // second, longer than the backoff's 10 ms.
+  FlakyServer server(file(), "status", 1, 1, 503, "1");
+  RemoteOptions options;
+  options.retry_base_ms = 10;
+  options.retry_max_ms = 5000;
+  auto input = open_url(server.url(), options);
+  std::vector<uint8_t> out(1000);
+  auto start = std::chrono::steady_clock::now();
+  input->read_at(0, 1000, out.data());
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1000));
+  EXPECT_EQ(out, slice(data_, 0, 1000));
+  EXPECT_EQ(stats_of(*input).retries, 1u);
+  // retry_max_ms caps what the server asks (an hour here).
+  FlakyServer patient(file(), "status", 1, 1, 503, "3600");
+  options.retry_max_ms = 50;
+  auto capped = open_url(patient.url(), options);
+  start = std::chrono::steady_clock::now();
+  capped->read_at(0, 1000, out.data());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  EXPECT_EQ(stats_of(*capped).retries, 1u);
+}
+
 TEST_F(RemoteHttpFlaky, ConnectionResetMidBodyResumesWhereItStopped) {
   FlakyServer server(file(), "reset", 1, 1);  // the open passes; the next request stops halfway
   RemoteOptions options;

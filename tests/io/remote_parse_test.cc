@@ -47,6 +47,20 @@ TEST(RemoteParse, ContentRange) {
     EXPECT_FALSE(http::parse_content_range(bad)) << bad;
 }
 
+TEST(RemoteParse, RetryAfterSecondsOrDate) {
+  using http::parse_retry_after;
+  EXPECT_EQ(parse_retry_after("120", 0), 120u);
+  EXPECT_EQ(parse_retry_after(" 0 ", 0), 0u);
+  // 1445412480 is Wed, 21 Oct 2015 07:28:00 GMT.
+  EXPECT_EQ(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", 1445412480 - 30), 30u);
+  EXPECT_EQ(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", 1445412480 + 5), 0u);  // past
+  EXPECT_EQ(parse_retry_after("Thu, 29 Feb 2024 23:59:59 GMT", 1709251199 - 1), 1u);
+  EXPECT_EQ(parse_retry_after("Sat, 01 Jan 2000 00:00:00 GMT", 946684800 - 3600), 3600u);
+  for (const char* bad : {"", "-5", "1.5", "soon", "Wed, 21 Oct 2015 07:28:00 UTC", "Wed, 21 Foo 2015 07:28:00 GMT",
+                          "Wed, 32 Oct 2015 07:28:00 GMT", "Wed, 21 Oct 2015 24:28:00 GMT", "99999999999999999999"})
+    EXPECT_FALSE(parse_retry_after(bad, 0)) << bad;
+}
+
 TEST(RemoteParse, StatusAndHeaderLines) {
   EXPECT_EQ(http::parse_status_line("HTTP/1.1 206 Partial Content\r\n"), 206);
   EXPECT_EQ(http::parse_status_line("HTTP/2 200\r\n"), 200);

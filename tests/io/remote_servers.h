@@ -419,10 +419,11 @@ class ScriptServer {
 // requests after `skip_first` fail as `mode` says.
 class FlakyServer : public ScriptServer {
  public:
-  FlakyServer(const fs::path& file, const std::string& mode, int fail_first, int skip_first = 0, int status = 503)
-      : ScriptServer("flaky_http_server.py",
-                     {"--file", file.string(), "--mode", mode, "--fail-first", std::to_string(fail_first),
-                      "--skip-first", std::to_string(skip_first), "--status", std::to_string(status)}) {}
+  FlakyServer(const fs::path& file, const std::string& mode, int fail_first, int skip_first = 0, int status = 503,
+              const std::string& retry_after = "")
+      : ScriptServer("flaky_http_server.py", {"--file", file.string(), "--mode", mode, "--fail-first",
+                                              std::to_string(fail_first), "--skip-first", std::to_string(skip_first),
+                                              "--status", std::to_string(status), "--retry-after", retry_after}) {}
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port()) + "/file"; }
 };
 

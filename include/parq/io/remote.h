@@ -84,8 +84,9 @@ struct RemoteOptions {
   // Retries of a request after a failure that may pass: HTTP 5xx, 408 and
   // 429, a refused or reset connection, a timeout. The wait before retry k
   // (from 1) is a random time between half and all of
-  // min(retry_base_ms * 2^(k-1), retry_max_ms). A retried range resumes
-  // after the bytes it already received.
+  // min(retry_base_ms * 2^(k-1), retry_max_ms), and at least what a
+  // Retry-After header (seconds or a date) asks, up to retry_max_ms. A
+  // retried range resumes after the bytes it already received.
   int max_retries = 4;
   int retry_base_ms = 100;
   int retry_max_ms = 5000;
