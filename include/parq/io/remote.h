@@ -78,8 +78,11 @@ struct RemoteOptions {
   uint64_t max_request_bytes = 8 << 20;
   // Requests in flight at once per input (each on its own connection over
   // HTTP/1.1), and the bytes they may ask for together (a single request
-  // larger than this still runs, alone).
-  int max_concurrent_requests = 16;
+  // larger than this still runs, alone). A projection's far-apart chunks
+  // across the row groups fetched ahead are often more than 16 ranges; a
+  // second wave costs a round trip, and object stores serve thousands of
+  // GETs a second per prefix.
+  int max_concurrent_requests = 32;
   uint64_t max_bytes_in_flight = 128 << 20;
   // Retries of a request after a failure that may pass: HTTP 5xx, 408 and
   // 429, a refused or reset connection, a timeout. The wait before retry k
