@@ -628,4 +628,16 @@ bool is_dataset_location(const std::string& location) {
   return std::filesystem::is_directory(location, ec);
 }
 
+std::vector<std::string> list_files(const std::vector<std::string>& locations, const io::RemoteOptions& remote) {
+  std::vector<std::string> out;
+  for (const std::string& location : locations) {
+    if (!is_dataset_location(location) || dataset::is_summary_file(location)) {
+      out.push_back(location);
+      continue;
+    }
+    for (const dataset::FoundFile& f : dataset::find_files(location, remote)) out.push_back(f.location);
+  }
+  return out;
+}
+
 }  // namespace parq

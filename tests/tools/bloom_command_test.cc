@@ -129,7 +129,7 @@ TEST_F(BloomCommand, UsageErrorsNameTheOption) {
   }
   CommandResult help = run_tool({"bloom", "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_THAT(help.out, HasSubstr("usage: parq bloom FILE --column C --value V"));
+  EXPECT_THAT(help.out, HasSubstr("usage: parq bloom FILE... --column C --value V"));
 }
 
 TEST_F(BloomCommand, DamagedFilterFailsNamingTheColumn) {

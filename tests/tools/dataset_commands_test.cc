@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -91,6 +92,47 @@ TEST(DatasetCommands, PartitionedConvertThenCatCountSchemaSummarize) {
   auto missing = run_tool({"count", (dir.path() / "nothing-*.parquet").string()});
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_THAT(missing.err, HasSubstr("no file matches"));
+}
+
+TEST(DatasetCommands, InspectionCommandsShowEachFileOfFoldersAndGlobs) {
+  TempDir dir("dscmd");
+  const fs::path jsonl = dir.path() / "rows.jsonl";
+  {
+    std::ofstream out(jsonl);
+    for (int i = 0; i < 40; ++i) out << "{\"id\": " << i << ", \"k\": \"" << (i % 2 ? "odd" : "even") << "\"}\n";
+  }
+  const std::string ds = (dir.path() / "ds").string();
+  ASSERT_EQ(run_tool({"convert", jsonl.string(), ds, "--partition-by", "k"}).exit_code, 0);
+  const std::string even = ds + "/k=even", odd = ds + "/k=odd";
+
+  auto meta = run_tool({"meta", ds});
+  EXPECT_EQ(meta.exit_code, 0) << meta.err;
+  EXPECT_THAT(meta.out, HasSubstr("file: " + even + "/"));
+  EXPECT_THAT(meta.out, HasSubstr("file: " + odd + "/"));
+  auto json = run_tool({"meta", ds, "--json"});
+  EXPECT_EQ(json.out.front(), '[') << json.out;
+  EXPECT_EQ(std::count(json.out.begin(), json.out.end(), '\n') > 2, true);
+  auto one = run_tool({"meta", ds + "/k=even/*.parquet", "--json"});
+  EXPECT_EQ(one.out.front(), '{') << one.out;  // one file: its object alone
+
+  for (const std::vector<std::string>& command : {std::vector<std::string>{"pages", ds},
+                                                  {"index", ds, "--column", "id"},
+                                                  {"dictionary", ds, "--column", "id"},
+                                                  {"bloom", ds + "/**/*.parquet", "--column", "id", "--value", "3"}}) {
+    auto r = run_tool(command);
+    EXPECT_EQ(r.exit_code, 0) << command[0] << ": " << r.err;
+    EXPECT_THAT(r.out, HasSubstr("file: " + even + "/")) << command[0];
+    EXPECT_THAT(r.out, HasSubstr("file: " + odd + "/")) << command[0];
+  }
+  auto pages_json = run_tool({"pages", ds, "--json"});
+  EXPECT_THAT(pages_json.out, HasSubstr("\"file\":")) << pages_json.out.substr(0, 200);
+
+  auto no_column = run_tool({"index", ds, "--column", "nope"});
+  EXPECT_EQ(no_column.exit_code, 2);
+  EXPECT_THAT(no_column.err, HasSubstr("has no column 'nope'"));
+  auto empty = run_tool({"meta", (dir.path() / "ds" / "k=*" / "*.csv").string()});
+  EXPECT_NE(empty.exit_code, 0);
+  EXPECT_THAT(empty.err, HasSubstr(".csv"));
 }
 
 }  // namespace

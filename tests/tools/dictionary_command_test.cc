@@ -56,7 +56,7 @@ TEST(DictionaryCommand, UsageErrorsNameTheOption) {
   }
   CommandResult help = run_tool({"dictionary", "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_THAT(help.out, HasSubstr("usage: parq dictionary FILE --column C"));
+  EXPECT_THAT(help.out, HasSubstr("usage: parq dictionary FILE... --column C"));
   CommandResult missing = run_tool({"dictionary", "/nonexistent.parquet", "--column", "a"});
   EXPECT_EQ(missing.exit_code, 3);
   EXPECT_THAT(missing.err, HasSubstr("/nonexistent.parquet"));

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "args.h"
+#include "chunk_args.h"
 #include "command.h"
+#include "dataset_args.h"
 #include "list_options.h"
 #include "parq/column/bloom_filter.h"
 #include "parq/error.h"
@@ -17,24 +19,15 @@
 namespace parq::tool {
 namespace {
 
-int run_bloom(const std::vector<std::string>& argv) {
-  Args args(argv, {{"column", true}, {"value", true}, {"row-group", true}});
-  const std::string& path = args.expect_positionals({"FILE"})[0];
-  auto column_name = args.value("column");
-  if (!column_name) throw UsageError("--column is required");
-  const std::vector<std::string> values = args.all("value");
-  if (values.empty()) throw UsageError("--value is required (at least one)");
-  std::optional<size_t> only_group;
-  if (auto v = args.value("row-group")) only_group = static_cast<size_t>(parse_count("row-group", *v));
-
+// One file's chunks of the column (a line naming the file first when there
+// are `several`).
+void file_bloom(const std::string& path, const Args& args, const std::vector<std::string>& values, bool several) {
   auto reader = FileReader::open(path);
   const auto& md = reader->metadata();
-  const int c = reader->schema().find_column(*column_name);
-  if (c < 0) throw UsageError("--column: the file has no column '" + *column_name + "'");
-  if (only_group && *only_group >= md.row_groups.size())
-    throw UsageError("--row-group " + std::to_string(*only_group) + ": the file has " +
-                     std::to_string(md.row_groups.size()) + " row groups");
-  const ColumnDescriptor& column = reader->schema().column(static_cast<size_t>(c));
+  const ChunkChoice choice = choose_chunks(*reader, path, args);
+  const size_t c = *choice.column;
+  const std::optional<size_t> only_group = choice.row_group;
+  const ColumnDescriptor& column = reader->schema().column(c);
 
   // Filters hash a value's PLAIN bytes, so the text becomes the column's
   // physical value first: a DATE's day count, a DECIMAL's unscaled integer,
@@ -48,11 +41,11 @@ int run_bloom(const std::vector<std::string>& argv) {
     }
   }
 
-  std::string out;
+  std::string out = several ? "file: " + path + "\n" : "";
   for (size_t g = 0; g < md.row_groups.size(); ++g) {
     if (only_group && g != *only_group) continue;
     out += "row group " + std::to_string(g) + ", column " + column.dotted_path() + ": ";
-    std::optional<BloomFilter> bloom = read_bloom_filter(*reader, g, static_cast<size_t>(c));
+    std::optional<BloomFilter> bloom = read_bloom_filter(*reader, g, c);
     if (!bloom) {
       out += "no bloom filter\n";
     } else {
@@ -64,6 +57,15 @@ int run_bloom(const std::vector<std::string>& argv) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     out.clear();
   }
+}
+
+int run_bloom(const std::vector<std::string>& argv) {
+  Args args(argv, {{"column", true}, {"value", true}, {"row-group", true}});
+  const std::vector<std::string> files = expect_files(args);
+  if (!args.value("column")) throw UsageError("--column is required");
+  const std::vector<std::string> values = args.all("value");
+  if (values.empty()) throw UsageError("--value is required (at least one)");
+  for (const std::string& path : files) file_bloom(path, args, values, files.size() > 1);
   return 0;
 }
 
@@ -72,11 +74,12 @@ int run_bloom(const std::vector<std::string>& argv) {
 const Command kBloomCommand = {
     "bloom",
     "whether values might be in a column's chunks, by their bloom filters",
-    "usage: parq bloom FILE --column C --value V [--value V...] [--row-group N]\n"
+    "usage: parq bloom FILE... --column C --value V [--value V...] [--row-group N]\n"
     "\n"
     "Asks each column chunk's split-block bloom filter about the values: a\n"
     "value \"might be present\" (filters have false positives) or is\n"
-    "\"definitely absent\". A chunk without a filter says so.\n"
+    "\"definitely absent\". A chunk without a filter says so. FILE... is files,\n"
+    "folders, globs or URLs, one after another.\n"
     "\n"
     "Values are written as `parq cat` prints them and converted to the\n"
     "column's stored form before hashing: integers and floats as numbers,\n"

@@ -32,6 +32,11 @@ std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& loca
   return Dataset::open(locations, options);
 }
 
+std::vector<std::string> expect_files(const Args& args) {
+  if (args.positionals().empty()) throw UsageError("missing FILE... (files, folders, globs or URLs)");
+  return list_files(args.positionals());
+}
+
 const std::vector<std::string>& expect_locations(const Args& args) {
   if (args.positionals().empty()) throw UsageError("missing FILE... (files, folders, globs or a _metadata file)");
   return args.positionals();

@@ -40,4 +40,8 @@ std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& loca
 // The positionals, at least one ("FILE..." in the error).
 const std::vector<std::string>& expect_locations(const Args& args);
 
+// For the commands that show files one at a time (meta, pages, index,
+// bloom, dictionary): the files the positionals name (list_files).
+std::vector<std::string> expect_files(const Args& args);
+
 }  // namespace parq::tool

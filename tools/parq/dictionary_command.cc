@@ -6,7 +6,9 @@
 #include <string>
 
 #include "args.h"
+#include "chunk_args.h"
 #include "command.h"
+#include "dataset_args.h"
 #include "list_options.h"
 #include "parq/error.h"
 #include "parq/file/dictionary_reader.h"
@@ -34,33 +36,24 @@ std::string_view plain_entry(const Array& dict, int64_t i, char& boolean) {
   }
 }
 
-int run_dictionary(const std::vector<std::string>& argv) {
-  Args args(argv, {{"column", true}, {"row-group", true}, {"limit", true}});
-  const std::string& path = args.expect_positionals({"FILE"})[0];
-  auto column_name = args.value("column");
-  if (!column_name) throw UsageError("--column is required");
-  std::optional<size_t> only_group;
-  if (auto v = args.value("row-group")) only_group = static_cast<size_t>(parse_count("row-group", *v));
-  std::optional<int64_t> limit;
-  if (auto v = args.value("limit")) limit = parse_count("limit", *v);
-
+// One file's dictionaries of the column (a line naming the file first when
+// there are `several`).
+void file_dictionary(const std::string& path, const Args& args, std::optional<int64_t> limit, bool several) {
   auto reader = FileReader::open(path);
   const auto& md = reader->metadata();
-  const int c = reader->schema().find_column(*column_name);
-  if (c < 0) throw UsageError("--column: the file has no column '" + *column_name + "'");
-  if (only_group && *only_group >= md.row_groups.size())
-    throw UsageError("--row-group " + std::to_string(*only_group) + ": the file has " +
-                     std::to_string(md.row_groups.size()) + " row groups");
-  const ColumnDescriptor& column = reader->schema().column(static_cast<size_t>(c));
+  const ChunkChoice choice = choose_chunks(*reader, path, args);
+  const size_t c = *choice.column;
+  const std::optional<size_t> only_group = choice.row_group;
+  const ColumnDescriptor& column = reader->schema().column(c);
   const text::ValueFormat value_format = text::value_format_of(column.type);
 
-  std::string out;
+  std::string out = several ? "file: " + path + "\n" : "";
   for (size_t g = 0; g < md.row_groups.size(); ++g) {
     if (only_group && g != *only_group) continue;
     out += "row group " + std::to_string(g) + ", column " + column.dotted_path() + " (" +
            format::to_string(column.type.physical) + "): ";
-    const auto& chunk = md.row_groups[g].columns.at(static_cast<size_t>(c));
-    std::optional<Array> dict = read_dictionary(*reader, g, static_cast<size_t>(c));
+    const auto& chunk = md.row_groups[g].columns.at(c);
+    std::optional<Array> dict = read_dictionary(*reader, g, c);
     if (!dict) {
       out += "no dictionary page (not dictionary-encoded)\n";
     } else {
@@ -84,6 +77,15 @@ int run_dictionary(const std::vector<std::string>& argv) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     out.clear();
   }
+}
+
+int run_dictionary(const std::vector<std::string>& argv) {
+  Args args(argv, {{"column", true}, {"row-group", true}, {"limit", true}});
+  const std::vector<std::string> files = expect_files(args);
+  if (!args.value("column")) throw UsageError("--column is required");
+  std::optional<int64_t> limit;
+  if (auto v = args.value("limit")) limit = parse_count("limit", *v);
+  for (const std::string& path : files) file_dictionary(path, args, limit, files.size() > 1);
   return 0;
 }
 
@@ -92,13 +94,14 @@ int run_dictionary(const std::vector<std::string>& argv) {
 const Command kDictionaryCommand = {
     "dictionary",
     "the dictionary values of a column's chunks",
-    "usage: parq dictionary FILE --column C [--row-group N] [--limit N]\n"
+    "usage: parq dictionary FILE... --column C [--row-group N] [--limit N]\n"
     "\n"
     "Shows the values of each column chunk's dictionary page, one a line as\n"
     "JSON text in the column's logical type, and whether every data page of\n"
     "the chunk is dictionary-encoded (from the chunk's encoding statistics or,\n"
     "without them, its list of encodings; unsure counts as no). A chunk\n"
-    "without a dictionary page says so.\n"
+    "without a dictionary page says so. FILE... is files, folders, globs or\n"
+    "URLs, one after another.\n"
     "\n"
     "  --column C      the column (dotted path, e.g. a.b); required\n"
     "  --row-group N   only row group N (from 0)\n"

@@ -5,7 +5,9 @@
 #include <string>
 
 #include "args.h"
+#include "chunk_args.h"
 #include "command.h"
+#include "dataset_args.h"
 #include "json_writer.h"
 #include "list_options.h"
 #include "parq/error.h"
@@ -96,28 +98,16 @@ void json_chunk(JsonWriter& w, const ColumnDescriptor& column, const std::option
   w.end_array().end_object();
 }
 
-int run_index(const std::vector<std::string>& argv) {
-  Args args(argv, {{"column", true}, {"row-group", true}, {"json", false}});
-  const std::string& path = args.expect_positionals({"FILE"})[0];
-  const bool json = args.flag("json");
-  std::optional<size_t> only_group;
-  if (auto v = args.value("row-group")) only_group = static_cast<size_t>(parse_count("row-group", *v));
+// One file's chunks, into `w` (JSON) or `out`; with `several` files, each
+// chunk names its file (a line before the file's in text).
+void file_index(const std::string& path, const Args& args, bool json, bool several, JsonWriter& w, std::string& out) {
   auto reader = FileReader::open(path);
   const auto& md = reader->metadata();
   const Schema& schema = reader->schema();
-  std::optional<size_t> only_column;
-  if (auto c = args.value("column")) {
-    int i = schema.find_column(*c);
-    if (i < 0) throw UsageError("--column: the file has no column '" + *c + "'");
-    only_column = static_cast<size_t>(i);
-  }
-  if (only_group && *only_group >= md.row_groups.size())
-    throw UsageError("--row-group " + std::to_string(*only_group) + ": the file has " +
-                     std::to_string(md.row_groups.size()) + " row groups");
+  const ChunkChoice choice = choose_chunks(*reader, path, args);
+  const std::optional<size_t> only_group = choice.row_group, only_column = choice.column;
 
-  std::string out;
-  JsonWriter w(out);
-  if (json) w.begin_array();
+  if (several && !json) out += "file: " + path + "\n";
   for (size_t g = 0; g < md.row_groups.size(); ++g) {
     if (only_group && g != *only_group) continue;
     for (size_t c = 0; c < schema.num_columns(); ++c) {
@@ -125,7 +115,9 @@ int run_index(const std::vector<std::string>& argv) {
       const ColumnDescriptor& column = schema.column(c);
       std::optional<PageIndex> index = read_page_index(*reader, g, c);
       if (json) {
-        w.begin_object().field("row_group", static_cast<int64_t>(g)).field("column", column.dotted_path());
+        w.begin_object();
+        if (several) w.field("file", path);
+        w.field("row_group", static_cast<int64_t>(g)).field("column", column.dotted_path());
         json_chunk(w, column, index);
         w.end_object();
       } else {
@@ -137,6 +129,16 @@ int run_index(const std::vector<std::string>& argv) {
       out.clear();
     }
   }
+}
+
+int run_index(const std::vector<std::string>& argv) {
+  Args args(argv, {{"column", true}, {"row-group", true}, {"json", false}});
+  const std::vector<std::string> files = expect_files(args);
+  const bool json = args.flag("json");
+  std::string out;
+  JsonWriter w(out);
+  if (json) w.begin_array();
+  for (const std::string& path : files) file_index(path, args, json, files.size() > 1, w, out);
   if (json) {
     w.end_array();
     out += "\n";
@@ -150,13 +152,14 @@ int run_index(const std::vector<std::string>& argv) {
 const Command kIndexCommand = {
     "index",
     "the page index (column and offset index) of each column chunk",
-    "usage: parq index FILE [--column C] [--row-group N] [--json]\n"
+    "usage: parq index FILE... [--column C] [--row-group N] [--json]\n"
     "\n"
     "Shows each column chunk's page index page by page: the page's offset and\n"
     "stored size, its first row and row count (offset index), whether it holds\n"
     "only nulls, its null count, min and max rendered in the column's logical\n"
     "type (column index), and the index's boundary order. Chunks without one\n"
     "show \"no page index\". An index that contradicts the metadata is an error.\n"
+    "FILE... is files, folders, globs or URLs, one after another.\n"
     "\n"
     "  --column C      only this column (dotted path, e.g. a.b)\n"
     "  --row-group N   only row group N (from 0)\n"

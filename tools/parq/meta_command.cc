@@ -6,6 +6,7 @@
 
 #include "args.h"
 #include "command.h"
+#include "dataset_args.h"
 #include "json_writer.h"
 #include "parq/error.h"
 #include "parq/file/file_reader.h"
@@ -288,10 +289,22 @@ std::string render_text(const FileReader& reader) {
 
 int run_meta(const std::vector<std::string>& argv) {
   Args args(argv, {{"json", false}});
-  const std::string& path = args.expect_positionals({"FILE"})[0];
-  auto reader = FileReader::open(path);
-  std::string out = args.flag("json") ? render_json(*reader) : render_text(*reader);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  const std::vector<std::string> files = expect_files(args);
+  const bool json = args.flag("json");
+  // Several files: text one after another (each names its file), JSON an
+  // array of the objects.
+  const bool several = files.size() > 1;
+  if (json && several) std::fputs("[\n", stdout);
+  for (size_t i = 0; i < files.size(); ++i) {
+    auto reader = FileReader::open(files[i]);
+    std::string out = json ? render_json(*reader) : render_text(*reader);
+    if (json && several && i + 1 < files.size()) {
+      while (!out.empty() && out.back() == '\n') out.pop_back();
+      out += ",\n";
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  }
+  if (json && several) std::fputs("]\n", stdout);
   return 0;
 }
 
@@ -300,8 +313,10 @@ int run_meta(const std::vector<std::string>& argv) {
 const Command kMetaCommand = {
     "meta",
     "file, row group and column chunk metadata",
-    "usage: parq meta FILE [--json]\n"
+    "usage: parq meta FILE... [--json]\n"
     "\n"
+    "FILE... is files, folders (every file below), globs or URLs, shown one\n"
+    "after another (with --json, an array of their objects).\n"
     "Prints the file's metadata: format version, writer, row count, key-value\n"
     "metadata, and for every row group and column chunk the type, codec,\n"
     "encodings, value count, sizes, offsets and statistics (bounds shown in the\n"

@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "command.h"
+#include "dataset_args.h"
 #include "json_writer.h"
 #include "parq/column/page_reader.h"
 #include "parq/error.h"
@@ -104,25 +105,23 @@ void json_page(JsonWriter& w, const ColumnDescriptor& column, const PageInfo& p)
   w.end_object();
 }
 
-int run_pages(const std::vector<std::string>& argv) {
-  Args args(argv, {{"json", false}});
-  const std::string& path = args.expect_positionals({"FILE"})[0];
-  const bool json = args.flag("json");
+// One file's chunks and pages, into `w` (JSON) or `out`; with `several`
+// files, each chunk names its file (a line before the file's in text).
+void file_pages(const std::string& path, bool json, bool several, JsonWriter& w, std::string& out) {
   auto reader = FileReader::open(path);
   const auto& md = reader->metadata();
   PageReaderOptions options;
   options.verify_crc = false;  // report, do not fail
   options.report_crc = true;
-
-  std::string out;
-  JsonWriter w(out);
-  if (json) w.begin_array();
+  if (several && !json) out += "file: " + path + "\n";
   for (size_t g = 0; g < md.row_groups.size(); ++g) {
     for (size_t c = 0; c < reader->schema().num_columns(); ++c) {
       const ColumnDescriptor& column = reader->schema().column(c);
       PageReader pages(reader->chunk_input(g, c), md, g, c, column.dotted_path(), options);
       if (json) {
-        w.begin_object().field("row_group", static_cast<int64_t>(g)).field("column", column.dotted_path());
+        w.begin_object();
+        if (several) w.field("file", path);
+        w.field("row_group", static_cast<int64_t>(g)).field("column", column.dotted_path());
         w.field("codec", format::to_string(pages.metadata().codec)).key("pages").begin_array();
       } else {
         out += "row group " + std::to_string(g) + ", column " + column.dotted_path() + " (" +
@@ -135,6 +134,16 @@ int run_pages(const std::vector<std::string>& argv) {
       out.clear();
     }
   }
+}
+
+int run_pages(const std::vector<std::string>& argv) {
+  Args args(argv, {{"json", false}});
+  const std::vector<std::string> files = expect_files(args);
+  const bool json = args.flag("json");
+  std::string out;
+  JsonWriter w(out);
+  if (json) w.begin_array();
+  for (const std::string& path : files) file_pages(path, json, files.size() > 1, w, out);
   if (json) w.end_array();
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
@@ -145,13 +154,16 @@ int run_pages(const std::vector<std::string>& argv) {
 const Command kPagesCommand = {
     "pages",
     "every page of every column chunk",
-    "usage: parq pages FILE [--json]\n"
+    "usage: parq pages FILE... [--json]\n"
     "\n"
     "Lists every page of every column chunk: type, offset, header and stored\n"
     "sizes, encoding, value counts (and nulls and rows for v2 pages), level\n"
     "encodings, statistics, and whether the page CRC is present and valid.\n"
     "\n"
-    "  --json   one JSON array of column chunks, each with its pages\n",
+    "FILE... is files, folders, globs or URLs, one after another.\n"
+    "\n"
+    "  --json   one JSON array of column chunks, each with its pages (and its\n"
+    "           file, when there are several)\n",
     run_pages,
 };
 

@@ -158,6 +158,13 @@ std::vector<size_t> files_to_read(const Dataset& dataset, const filter::Expressi
 // or a `_metadata` file.
 bool is_dataset_location(const std::string& location);
 
+// The files `locations` name, each in turn, without reading any: a file or
+// URL as given (a `_metadata` file too), every file of a folder or object
+// store prefix (leaving out names starting with '_' or '.'), the matches
+// of a glob, each sorted. For tools that show files one at a time. Throws
+// parq::Error (kInvalidArgument) for a folder or glob with no file.
+std::vector<std::string> list_files(const std::vector<std::string>& locations, const io::RemoteOptions& remote = {});
+
 }  // namespace parq
 
 namespace parq {
