@@ -166,7 +166,7 @@ TEST(ToolUsage, ErrorsAreOneLineAndNonZero) {
       {{"frobnicate"}, 2, "unknown command 'frobnicate'"},
       {{"meta"}, 2, "missing FILE"},
       {{"meta", "--bogus", "x"}, 2, "unknown option '--bogus'"},
-      {{"meta", "a", "b"}, 2, "unexpected argument 'b'"},
+      {{"summarize", "a", "b"}, 2, "unexpected argument 'b'"},
       {{"schema"}, 2, "missing FILE"},
       // The exit status follows the error's kind: 3 for I/O, 4 for what
       // this build cannot do, 1 for a corrupt file.

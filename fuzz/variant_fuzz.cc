@@ -1,0 +1,51 @@
+// libFuzzer target for VARIANT decoding: the input's first byte says how
+// many of the next bytes are the metadata, the rest is the value. Whatever
+// parses must render as JSON, have every field findable by its name, and
+// take no more bytes than it was given; nothing may crash or run long.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "parq/error.h"
+#include "parq/text/variant_text.h"
+#include "parq/variant/variant.h"
+
+namespace {
+
+void check(bool ok) {
+  if (!ok) std::abort();
+}
+
+void walk(const parq::variant::Value& v) {
+  using parq::variant::Type;
+  if (v.type() == Type::kObject) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      const auto found = v.field(v.field_name(i));
+      check(found.has_value() && found->encoded_size() == v.field_value(i).encoded_size());
+      walk(v.field_value(i));
+    }
+  } else if (v.type() == Type::kArray) {
+    for (size_t i = 0; i < v.size(); ++i) walk(v.element(i));
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 1) return 0;
+  const size_t split = std::min<size_t>(data[0], size - 1);
+  const std::span<const uint8_t> metadata(data + 1, split), value(data + 1 + split, size - 1 - split);
+  try {
+    const auto m = parq::variant::Metadata::parse(metadata);
+    for (size_t i = 0; i < m.size(); ++i) (void)m.key(i);
+    const auto v = parq::variant::Value::parse(m, value);
+    check(v.encoded_size() <= value.size());
+    std::string json;
+    parq::text::append_variant_json(json, v);
+    check(!json.empty());
+    walk(v);
+  } catch (const parq::Error&) {
+  }
+  return 0;
+}
