@@ -23,8 +23,8 @@ uint32_t little_endian(const uint8_t* p, size_t width) {
   return v;
 }
 
-// Bytes of a primitive's data after the header byte; SIZE_MAX for the
-// length-prefixed ones, 0 for unknown ids (checked by the caller).
+// Bytes of a primitive's data after the header byte; kPrefixed for the
+// length-prefixed ones. An unknown id has no entry.
 constexpr size_t kPrefixed = SIZE_MAX;
 
 struct PrimitiveInfo {

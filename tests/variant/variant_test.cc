@@ -146,6 +146,7 @@ TEST(Variant, HostileMetadataIsAnErrorNamingWhatIsWrong) {
   const std::vector<uint8_t> null_value = {0x00};
   EXPECT_NE(error_of({}, null_value).find("metadata is empty"), std::string::npos);
   EXPECT_NE(error_of({0x02, 0x00, 0x00}, null_value).find("version 2"), std::string::npos);
+  EXPECT_NE(error_of({0x41, 0x00}, null_value).find("ends inside its dictionary size"), std::string::npos);
   EXPECT_NE(error_of({0xC1, 0xFF, 0xFF, 0xFF, 0xFF}, null_value).find("cannot hold their offsets"), std::string::npos);
   EXPECT_NE(error_of({0x01, 0x01, 0x01, 0x00}, null_value).find("first offset is not 0"), std::string::npos);
   EXPECT_NE(error_of({0x01, 0x02, 0x00, 0x02, 0x01, 'a', 'b'}, null_value).find("goes backwards"), std::string::npos);
