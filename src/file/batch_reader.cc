@@ -120,30 +120,29 @@ class FileLookups final : public plan::ChunkLookups {
     std::vector<io::FileRange> kept;
     for (const io::FileRange& r : ranges)
       if (r.offset <= size && r.length <= size - r.offset && (total += r.length) <= kMaxLookAhead) kept.push_back(r);
+    // The page indexes of this file's own chunks join the call; those of
+    // chunks in other files (a summary's file_path) are read per file.
+    std::optional<io::FileRange> index_span;
+    std::vector<Key> index_keys;
     std::call_once(prefetched_, [&] {
       if (prefetch_groups_.empty()) return;
       std::map<io::RandomAccessInput*, std::vector<Key>> by_input = page_index_keys(row_groups);
-      auto own = by_input.find(&file_.input());
-      if (own != by_input.end()) {
-        if (auto span = page_index_span(*own->first, own->second)) {
-          std::vector<io::FileRange> with_index = kept;
-          with_index.push_back(*span);
-          try {
-            std::vector<io::ByteRange> bytes = file_.input().read_ranges(with_index);
-            decode_page_indexes(own->second, bytes.back(), span->offset);
-            bytes.pop_back();
-            for (size_t i = 0; i < kept.size(); ++i) blocks_.emplace_back(kept[i], std::move(bytes[i]));
-            kept.clear();
-          } catch (const Error&) {  // each is read (or found missing) on its own when asked for
-          }
-        }
+      if (auto own = by_input.find(&file_.input()); own != by_input.end()) {
+        index_span = page_index_span(*own->first, own->second);
+        index_keys = std::move(own->second);
         by_input.erase(own);
       }
       prefetch_page_indexes(by_input);
     });
+    if (index_span) kept.push_back(*index_span);
     if (kept.empty()) return;
     try {
       std::vector<io::ByteRange> bytes = file_.input().read_ranges(kept);
+      if (index_span) {
+        decode_page_indexes(index_keys, bytes.back(), index_span->offset);
+        bytes.pop_back();
+        kept.pop_back();
+      }
       for (size_t i = 0; i < kept.size(); ++i) blocks_.emplace_back(kept[i], std::move(bytes[i]));
     } catch (const Error&) {  // each is read (or found missing) on its own when asked for
       blocks_.clear();
