@@ -1,6 +1,7 @@
 // libFuzzer target for the whole read path: the input is a Parquet file;
 // every page of every column is decoded and assembled into batches, and the
-// first rows are rendered as canonical JSON. Then a filtered read: a null
+// first rows are rendered as canonical JSON (with VARIANT columns rebuilt
+// and printed as their values for every other input). Then a filtered read: a null
 // test on one top-level leaf keeps some rows, so the other columns go
 // through the selective decoders (LeafReader::read_selected), the staged
 // verdicts and page-header pruning; on two threads with a small batch byte
@@ -19,12 +20,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.batch_rows = 1000;
     // Bound the work a tiny input can ask for (a page claiming a huge size).
     options.pages.max_page_bytes = 64 << 20;
+    options.unshred_variants = size % 2 == 0;
+    const parq::text::RowTextOptions text_options{.variants_as_json = options.unshred_variants};
     auto source = parq::read_batches(*file, options);
     parq::RecordBatch batch;
     std::string text;
     while (source->next(batch)) {
       text.clear();
-      parq::text::RowJsonWriter(batch).append_rows(text, 0, std::min<int64_t>(batch.num_rows, 10));
+      parq::text::RowJsonWriter(batch, text_options).append_rows(text, 0, std::min<int64_t>(batch.num_rows, 10));
     }
   } catch (const parq::Error&) {
   }

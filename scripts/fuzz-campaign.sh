@@ -27,7 +27,7 @@ case "$target" in
     mkdir -p "$work/footer-seeds"
     scripts/make-fuzz-seeds.sh "$root/../shared/parquet-testing" "$work/footer-seeds"
     seeds=("$work/footer-seeds") ;;
-  file_read_fuzz) seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data") ;;
+  file_read_fuzz) seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data" "$root/../shared/parquet-testing/shredded_variant") ;;
 esac
 [ -d "fuzz/corpus/$target" ] && seeds+=("fuzz/corpus/$target")
 

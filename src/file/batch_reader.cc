@@ -17,6 +17,7 @@
 #include "parq/file/bloom_filter_reader.h"
 #include "parq/file/dictionary_reader.h"
 #include "parq/file/page_index.h"
+#include "parq/variant/shredding.h"
 
 namespace parq {
 namespace {
@@ -329,6 +330,7 @@ class FileBatchReader final : public BatchSource {
 
   RecordBatch prototype() const override {
     RecordBatch b = empty_batch(plans_);
+    if (options_.unshred_variants) variant::unshred_variants(b);
     if (!options_.row_index_column.empty()) b.columns.push_back(row_index_array({}, 0));
     return b;
   }
@@ -403,6 +405,13 @@ class FileBatchReader final : public BatchSource {
       inputs.push_back({leaves_[slot], file_.schema().column(static_cast<size_t>(leaves_[slot])).max_definition_level,
                         &b.leaves[slot]});
     out = assemble(plans_, inputs, b.kept);
+    if (options_.unshred_variants) {
+      try {
+        variant::unshred_variants(out);
+      } catch (const Error& e) {
+        throw e.within({.file = file_.name(), .row_group = static_cast<int64_t>(b.group->row_group)});
+      }
+    }
     if (!options_.row_index_column.empty()) {
       std::vector<int64_t> index;
       index.reserve(static_cast<size_t>(b.kept));

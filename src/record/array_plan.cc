@@ -109,7 +109,9 @@ class Planner {
     for (size_t i = 0; i < n.num_children(); ++i)
       if (auto child = build(n.child(i), false)) children.push_back(std::move(*child));
     if (children.empty()) return std::nullopt;
-    return with_children(base(ArrayKind::kStruct, n, n.max_definition_level()), std::move(children));
+    ArrayPlan p = base(ArrayKind::kStruct, n, n.max_definition_level());
+    p.type.logical = n.logical_type();  // VARIANT groups are told apart by it
+    return with_children(std::move(p), std::move(children));
   }
 
   static ArrayPlan with_children(ArrayPlan p, std::vector<ArrayPlan> children) {

@@ -21,7 +21,7 @@ namespace parq {
 struct ArrayPlan {
   ArrayKind kind = ArrayKind::kLeaf;
   std::string name;
-  ValueType type;  // leaves
+  ValueType type;  // leaves; structs: the group's logical type (VARIANT)
   // A slot whose first level entry has a definition level below this is null.
   int16_t null_below = 0;
   // Lists and maps: a non-null slot whose first entry is below this is

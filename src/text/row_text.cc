@@ -8,6 +8,8 @@
 
 #include "parq/error.h"
 #include "parq/text/json_text.h"
+#include "parq/text/variant_text.h"
+#include "parq/variant/shredding.h"
 
 namespace parq::text {
 namespace {
@@ -129,8 +131,8 @@ void unquote_json_string(std::string& out, size_t start) {
 
 }  // namespace
 
-RowJsonWriter::RowJsonWriter(const RecordBatch& batch)
-    : batch_(&batch), num_columns_(batch.columns.size()), num_rows_(batch.num_rows) {
+RowJsonWriter::RowJsonWriter(const RecordBatch& batch, const RowTextOptions& options)
+    : batch_(&batch), options_(options), num_columns_(batch.columns.size()), num_rows_(batch.num_rows) {
   if (batch.num_rows < 0) throw Error("record batch has a negative row count");
   nodes_.resize(1);
   nodes_[0].kind = ArrayKind::kStruct;
@@ -164,6 +166,19 @@ void RowJsonWriter::build(uint32_t index, const Array& array, int64_t length, bo
     node.key_size = static_cast<uint32_t>(keys_.size() - key_begin);
     node.validity = array.validity.empty() ? nullptr : array.validity.data();
     node.values = array.values.empty() ? kNoBytes : array.values.data();
+  }
+  if (options_.variants_as_json && variant::is_variant(array)) {
+    // unshred() checks the arrays it reads and returns a well-formed pair.
+    const Array& rebuilt = unshredded_.emplace_back(variant::unshred(array));
+    const Array& metadata = rebuilt.children[0];
+    const Array& value = rebuilt.children[1];
+    Node& node = nodes_[index];
+    node.variant = true;
+    node.metadata_offsets = metadata.offsets_data();
+    node.metadata_values = metadata.values.empty() ? kNoBytes : metadata.values.data();
+    node.offsets = value.offsets_data();
+    node.values = value.values.empty() ? kNoBytes : value.values.data();
+    return;
   }
   switch (array.kind) {
     case ArrayKind::kLeaf: {
@@ -233,7 +248,7 @@ void RowJsonWriter::append_text(std::string& out, size_t column, int64_t row) co
   const size_t start = out.size();
   append_node(out, node, row);
   if (out[start] != '"') return;
-  if (node.kind == ArrayKind::kLeaf && node.value_kind == ValueKind::kString) {
+  if (node.variant || (node.kind == ArrayKind::kLeaf && node.value_kind == ValueKind::kString)) {
     unquote_json_string(out, start);
   } else {
     // Dates, decimals, base64 and the like never hold an escape.
@@ -251,6 +266,7 @@ void RowJsonWriter::append_node(std::string& out, const Node& node, int64_t i) c
     case ArrayKind::kLeaf:
       return append_leaf(out, node, i);
     case ArrayKind::kStruct:
+      if (node.variant) return append_variant(out, node, i);
       return append_struct(out, node, i);
     case ArrayKind::kList:
       return append_list(out, node, i);
@@ -270,6 +286,14 @@ void RowJsonWriter::append_struct(std::string& out, const Node& node, int64_t i)
     append_node(out, *child, i);
   }
   out.push_back('}');
+}
+
+void RowJsonWriter::append_variant(std::string& out, const Node& node, int64_t i) const {
+  auto bytes = [i](const int32_t* offsets, const uint8_t* values) {
+    return std::span<const uint8_t>(values + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+  };
+  const variant::Metadata metadata = variant::Metadata::parse(bytes(node.metadata_offsets, node.metadata_values));
+  append_variant_json(out, variant::Value::parse(metadata, bytes(node.offsets, node.values)));
 }
 
 void RowJsonWriter::append_list(std::string& out, const Node& node, int64_t i) const {

@@ -48,7 +48,7 @@ void quote_field_from(std::string& out, size_t start, std::string& scratch) {
 }  // namespace
 
 void CsvWriter::append_rows(std::string& out, const RecordBatch& batch, int64_t begin, int64_t end) {
-  append_rows(out, RowJsonWriter(batch), begin, end);
+  append_rows(out, RowJsonWriter(batch, options_), begin, end);
 }
 
 void CsvWriter::append_rows(std::string& out, const RowJsonWriter& writer, int64_t begin, int64_t end) {

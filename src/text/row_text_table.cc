@@ -105,7 +105,8 @@ void append_padded(std::string& line, const std::string& cell, const Column& col
 
 }  // namespace
 
-std::string render_table(const RecordBatch& batch, int64_t begin, int64_t end, size_t max_cell_width) {
+std::string render_table(const RecordBatch& batch, int64_t begin, int64_t end, size_t max_cell_width,
+                         const RowTextOptions& options) {
   if (begin < 0 || end < begin || end > batch.num_rows) {
     throw Error("rows [" + std::to_string(begin) + ", " + std::to_string(end) + ") are outside the batch's " +
                     std::to_string(batch.num_rows) + " rows",
@@ -113,7 +114,7 @@ std::string render_table(const RecordBatch& batch, int64_t begin, int64_t end, s
   }
   if (batch.columns.empty()) return {};
   const size_t max_width = std::max<size_t>(max_cell_width, 1);
-  const RowJsonWriter writer(batch);
+  const RowJsonWriter writer(batch, options);
   std::vector<Column> columns(batch.columns.size());
   for (size_t c = 0; c < columns.size(); ++c) {
     Column& column = columns[c];

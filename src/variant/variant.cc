@@ -139,36 +139,41 @@ Metadata Metadata::parse(std::span<const uint8_t> bytes) {
   const size_t width = static_cast<size_t>((header >> 6) & 3) + 1;
   Metadata m;
   m.sorted_ = (header >> 4) & 1;
+  m.offset_width_ = static_cast<uint8_t>(width);
   if (bytes.size() < 1 + width) corrupt("metadata ends inside its dictionary size", 1);
   const uint64_t count = little_endian(bytes.data() + 1, width);
-  // The offsets must fit in the bytes before anything is allocated.
+  // The offsets must fit in the bytes before any is read.
   const uint64_t offsets_end = 1 + width + (count + 1) * width;
   if (offsets_end > bytes.size())
     corrupt("metadata claims " + std::to_string(count) + " keys; its " + std::to_string(bytes.size()) +
                 " bytes cannot hold their offsets",
             1);
-  m.offsets_.resize(static_cast<size_t>(count) + 1);
-  for (size_t i = 0; i <= count; ++i) m.offsets_[i] = little_endian(bytes.data() + 1 + width * (i + 1), width);
+  m.count_ = static_cast<size_t>(count);
+  m.offsets_ = bytes.data() + 1 + width;
   m.strings_ = bytes.subspan(static_cast<size_t>(offsets_end));
-  if (m.offsets_[0] != 0) corrupt("metadata's first offset is not 0", 1 + width);
-  for (size_t i = 0; i < count; ++i)
-    if (m.offsets_[i + 1] < m.offsets_[i])
+  if (m.offset(0) != 0) corrupt("metadata's first offset is not 0", 1 + width);
+  for (size_t i = 0; i < m.count_; ++i)
+    if (m.offset(i + 1) < m.offset(i))
       corrupt("metadata offset " + std::to_string(i + 1) + " goes backwards", 1 + width * (i + 2));
-  if (m.offsets_[count] > m.strings_.size())
-    corrupt(
-        "metadata's keys end at byte " + std::to_string(m.offsets_[count]) + " of " + std::to_string(m.strings_.size()),
-        static_cast<size_t>(offsets_end));
-  m.strings_ = m.strings_.first(m.offsets_[count]);
+  const uint32_t end = m.offset(m.count_);
+  if (end > m.strings_.size())
+    corrupt("metadata's keys end at byte " + std::to_string(end) + " of " + std::to_string(m.strings_.size()),
+            static_cast<size_t>(offsets_end));
+  m.strings_ = m.strings_.first(end);
+  m.size_ = static_cast<size_t>(offsets_end) + end;
   if (m.sorted_)
-    for (size_t i = 1; i < count; ++i)
+    for (size_t i = 1; i < m.count_; ++i)
       if (!(m.key(i - 1) < m.key(i)))
         corrupt("metadata says its keys are sorted and unique; key " + std::to_string(i) + " is not",
-                static_cast<size_t>(offsets_end) + m.offsets_[i]);
+                static_cast<size_t>(offsets_end) + m.offset(i));
   return m;
 }
 
+uint32_t Metadata::offset(size_t i) const { return little_endian(offsets_ + i * offset_width_, offset_width_); }
+
 std::string_view Metadata::key(size_t i) const {
-  return {reinterpret_cast<const char*>(strings_.data()) + offsets_[i], offsets_[i + 1] - offsets_[i]};
+  const uint32_t begin = offset(i);
+  return {reinterpret_cast<const char*>(strings_.data()) + begin, offset(i + 1) - begin};
 }
 
 std::optional<uint32_t> Metadata::find(std::string_view name) const {

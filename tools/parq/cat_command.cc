@@ -25,6 +25,17 @@ Format parse_format(const std::string& text) {
 
 void write_out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
+// VARIANT columns print as their values' JSON text in tables, and as their
+// binary parts in JSON Lines and CSV, the canonical form's choice (the
+// golden dumps), unless --variant says otherwise.
+bool variants_as_json(const Args& args, Format format) {
+  const auto v = args.value("variant");
+  if (!v) return format == Format::kTable;
+  if (*v == "json") return true;
+  if (*v == "parts") return false;
+  throw UsageError("--variant takes json or parts, not '" + *v + "'");
+}
+
 }  // namespace
 
 filter::ExpressionPtr parse_where(const std::string& text) {
@@ -50,11 +61,14 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
                                         {"memory-limit", true},
                                         {"no-verify-crc", false},
                                         {"file-name-column", true},
-                                        {"row-index-column", true}}));
+                                        {"row-index-column", true},
+                                        {"variant", true}}));
   const std::vector<std::string>& locations = expect_locations(args);
   Format format = args.value("format") ? parse_format(*args.value("format")) : default_format;
+  const text::RowTextOptions text_options{.variants_as_json = variants_as_json(args, format)};
   int64_t limit = args.value("limit") ? parse_count("limit", *args.value("limit")) : default_limit;
   ReadOptions options;
+  options.unshred_variants = text_options.variants_as_json;
   if (auto v = args.value("columns")) options.columns = split_list(*v);
   if (auto v = args.value("row-groups")) options.row_groups = parse_indexes("row-groups", *v);
   if (auto v = args.value("batch-rows")) options.batch_rows = std::max<int64_t>(1, parse_count("batch-rows", *v));
@@ -101,18 +115,18 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
   }
   RecordBatch batch;
   std::string out;
-  text::CsvWriter csv;
+  text::CsvWriter csv(text_options);
   bool header_done = false;
   int64_t printed = 0;
   while ((limit < 0 || printed < limit) && source->next(batch)) {
     int64_t take = limit < 0 ? batch.num_rows : std::min(batch.num_rows, limit - printed);
     out.clear();
     if (format == Format::kJsonl) {
-      text::RowJsonWriter(batch).append_rows(out, 0, take);
+      text::RowJsonWriter(batch, text_options).append_rows(out, 0, take);
     } else if (format == Format::kCsv) {
       csv.append_rows(out, batch, 0, take);
     } else {
-      out = text::render_table(batch, 0, take);  // one table per batch of rows
+      out = text::render_table(batch, 0, take, 40, text_options);  // one table per batch of rows
     }
     header_done = true;
     write_out(out);
@@ -121,7 +135,7 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
   if (!header_done) {  // no rows: CSV and tables still show the columns
     out.clear();
     if (format == Format::kCsv) csv.append_rows(out, source->prototype(), 0, 0);
-    if (format == Format::kTable) out = text::render_table(source->prototype(), 0, 0);
+    if (format == Format::kTable) out = text::render_table(source->prototype(), 0, 0, 40, text_options);
     write_out(out);
   }
   return 0;
@@ -141,6 +155,7 @@ const Command kCatCommand = {
     "                        [--memory-limit BYTES] [--explain] [--no-verify-crc]\n"
     "                        [--row-index-column NAME] [--file-name-column NAME]\n"
     "                        [--no-hive] [--by-field-id] [--partition-type KEY=TYPE]\n"
+    "                        [--variant=json|parts]\n"
     "\n"
     "Prints the rows. jsonl (the default) is the canonical JSON Lines form:\n"
     "one object per row, keys in schema order, values by logical type.\n"
@@ -161,6 +176,9 @@ const Command kCatCommand = {
     "  --no-verify-crc    do not check page checksums\n"
     "  --row-index-column NAME   add each row's index in its file\n"
     "  --file-name-column NAME   add each row's file\n"
+    "  --variant=json     VARIANT columns as their values' JSON text, shredded\n"
+    "                     ones rebuilt (the default in tables); =parts: as the\n"
+    "                     struct of their binary parts (the default otherwise)\n"
     "\n" PARQ_DATASET_HELP,
     run_cat,
 };

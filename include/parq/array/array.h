@@ -39,7 +39,7 @@ class Array {
  public:
   ArrayKind kind = ArrayKind::kLeaf;
   std::string name;
-  ValueType type;  // leaves: physical, type_length, logical and converted type
+  ValueType type;  // leaves: physical, type_length, logical and converted type; structs: logical (VARIANT)
   int64_t length = 0;
   int64_t null_count = 0;
   Buffer validity;  // one bit per slot, LSB first; empty when no slot is null

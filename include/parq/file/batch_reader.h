@@ -56,6 +56,10 @@ struct ReadOptions {
   // When not empty, adds a required INT64 column of this name, last, with
   // each row's index in the file.
   std::string row_index_column;
+  // VARIANT columns come back unshredded: a struct of `metadata` and
+  // `value` whose values are whole, whatever shredding the file used
+  // (parq/variant/shredding.h). Off, they come back as the file stores them.
+  bool unshred_variants = false;
   // Which metadata may prune row groups and pages before the filter is
   // evaluated on rows (turning them off changes the cost, never the rows).
   PruningOptions pruning;

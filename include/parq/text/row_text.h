@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,13 +20,25 @@
 
 namespace parq::text {
 
+struct RowTextOptions {
+  // VARIANT columns as their values' JSON text (shredded ones rebuilt, see
+  // variant/shredding.h), rather than as the struct of their binary parts
+  // that the canonical form prints.
+  bool variants_as_json = false;
+};
+
 // Renders rows of one batch. The batch must outlive the writer and stay
 // unchanged while it is used. The constructor checks the batch's shape
 // (buffer sizes, offsets, children) and throws parq::Error when it is
 // malformed, so that rendering never reads out of bounds.
 class RowJsonWriter {
  public:
-  explicit RowJsonWriter(const RecordBatch& batch);
+  explicit RowJsonWriter(const RecordBatch& batch, const RowTextOptions& options = {});
+  // Nodes point into unshredded_, whose elements a move keeps in place.
+  RowJsonWriter(const RowJsonWriter&) = delete;
+  RowJsonWriter& operator=(const RowJsonWriter&) = delete;
+  RowJsonWriter(RowJsonWriter&&) = default;
+  RowJsonWriter& operator=(RowJsonWriter&&) = default;
 
   // One JSON object, no newline. Throws parq::Error when `row` is outside
   // [0, num_rows) or a value cannot be written (a DECIMAL longer than kMaxDecimalBytes).
@@ -59,6 +72,9 @@ class RowJsonWriter {
     uint32_t num_children = 0;
     uint32_t key_begin = 0;  // struct fields: `{"name":` or `,"name":` in keys_
     uint32_t key_size = 0;
+    bool variant = false;  // a VARIANT as JSON: `offsets`/`values` hold its values
+    const int32_t* metadata_offsets = nullptr;
+    const uint8_t* metadata_values = nullptr;
 
     bool is_valid(int64_t i) const { return validity == nullptr || (validity[i >> 3] >> (i & 7) & 1) != 0; }
   };
@@ -69,6 +85,7 @@ class RowJsonWriter {
   void append_struct(std::string& out, const Node& node, int64_t i) const;
   void append_list(std::string& out, const Node& node, int64_t i) const;
   void append_map(std::string& out, const Node& node, int64_t i) const;
+  void append_variant(std::string& out, const Node& node, int64_t i) const;
   void append_leaf(std::string& out, const Node& node, int64_t i) const;
   // Inline because CSV and the table ask per field.
   const Node& column_node(size_t column, int64_t row) const {
@@ -79,7 +96,9 @@ class RowJsonWriter {
   [[noreturn]] void throw_bad_cell(size_t column, int64_t row) const;
 
   const RecordBatch* batch_;
-  std::vector<Node> nodes_;  // nodes_[0]: the row, a struct of the columns
+  RowTextOptions options_;
+  std::deque<Array> unshredded_;  // VARIANT columns rebuilt for variants_as_json
+  std::vector<Node> nodes_;       // nodes_[0]: the row, a struct of the columns
   std::string keys_;
   size_t num_columns_ = 0;
   int64_t num_rows_ = 0;
@@ -104,6 +123,8 @@ void append_rows_jsonl(std::string& out, const RecordBatch& batch, int64_t begin
 // doubled.
 class CsvWriter {
  public:
+  CsvWriter() = default;
+  explicit CsvWriter(const RowTextOptions& options) : options_(options) {}
   // Writes the header first if no call has yet; a call with begin == end
   // (e.g. on a source's prototype) writes just the header, as an empty file
   // still needs one.
@@ -114,6 +135,7 @@ class CsvWriter {
   bool header_written() const { return header_written_; }
 
  private:
+  RowTextOptions options_;
   bool header_written_ = false;
   std::string field_;  // reused across fields
 };
@@ -124,6 +146,7 @@ class CsvWriter {
 // `max_cell_width` code points end in "…"; nulls read "null"; control
 // characters in strings are shown as JSON escapes so that each row stays one
 // line. No line has trailing spaces.
-std::string render_table(const RecordBatch& batch, int64_t begin, int64_t end, size_t max_cell_width = 40);
+std::string render_table(const RecordBatch& batch, int64_t begin, int64_t end, size_t max_cell_width = 40,
+                         const RowTextOptions& options = {});
 
 }  // namespace parq::text

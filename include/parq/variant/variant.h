@@ -17,7 +17,6 @@
 #include <optional>
 #include <span>
 #include <string_view>
-#include <vector>
 
 namespace parq::variant {
 
@@ -26,15 +25,23 @@ class Metadata {
   // Throws parq::Error (kCorrupt) naming what is wrong.
   static Metadata parse(std::span<const uint8_t> bytes);
 
-  size_t size() const { return offsets_.size() - 1; }
+  size_t size() const { return count_; }
   std::string_view key(size_t i) const;
   bool sorted() const { return sorted_; }
   // The id of a key (binary search when the dictionary says it is sorted).
   std::optional<uint32_t> find(std::string_view key) const;
+  // Bytes the metadata takes from the start of what was parsed.
+  size_t encoded_size() const { return size_; }
 
  private:
+  uint32_t offset(size_t i) const;
+
+  // Reads offsets in place, so that parsing a row's metadata allocates nothing.
+  const uint8_t* offsets_ = nullptr;  // size() + 1 of offset_width_ bytes
   std::span<const uint8_t> strings_;
-  std::vector<uint32_t> offsets_;  // size() + 1, into strings_
+  size_t count_ = 0;
+  size_t size_ = 0;
+  uint8_t offset_width_ = 1;
   bool sorted_ = false;
 };
 
@@ -81,6 +88,7 @@ class Value {
   Type type() const { return type_; }
   // Bytes the encoding takes, from its header byte.
   size_t encoded_size() const { return size_; }
+  std::span<const uint8_t> encoded() const { return bytes_; }
 
   bool boolean() const;  // kBoolean
   // kInt8..kInt64, kDate, timestamps and times (their counts).
@@ -95,7 +103,8 @@ class Value {
   size_t size() const { return count_; }
   Value element(size_t i) const;                // kArray
   std::string_view field_name(size_t i) const;  // kObject, in key order
-  Value field_value(size_t i) const;            // kObject
+  uint32_t field_id(size_t i) const { return read_id(i); }
+  Value field_value(size_t i) const;  // kObject
   std::optional<Value> field(std::string_view name) const;
 
   const Metadata& metadata() const { return *metadata_; }
