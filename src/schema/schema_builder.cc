@@ -109,11 +109,18 @@ class SchemaBuilder {
 
   void add_root() {
     const SchemaElement& e = elements_[0];
-    if (e.type)
-      fail(0, "is the root, which must be a group, but has physical type " + std::string(format::to_string(*e.type)));
-    if (e.repetition_type && *e.repetition_type == FieldRepetitionType::REPEATED)
-      fail(0, "is the root and is REPEATED; a root may only be REQUIRED, OPTIONAL or unmarked");
+    // Old and odd writers mark the root REPEATED or give it a physical type
+    // beside its children; other readers take it as the root group all the
+    // same, and so does this one. Its stored element is made a plain group,
+    // so that a rewrite writes a valid root.
+    if (e.type && !e.num_children)
+      fail(0, "is the root, which must be a group, but has physical type " + std::string(format::to_string(*e.type)) +
+                  " and no children");
     check_repetition(0);
+    SchemaElement& stored = schema_.elements_[0];
+    stored.type.reset();
+    stored.type_length.reset();
+    stored.repetition_type.reset();
     int32_t n = checked_num_children(0);
     SchemaNode root;
     fill_common(root, 0);

@@ -131,7 +131,9 @@ void CompactReader::skip(CompactType type) {
     case CompactType::kList:
     case CompactType::kSet: {
       enter();
+      const uint8_t* at = pos_;
       CollectionHeader h = read_collection_header();
+      if (h.element_type == CompactType::kStop && h.size != 0) fail_element_type(at, h.element_type);
       for (uint32_t i = 0; i < h.size; ++i) {
         if (h.element_type == CompactType::kBoolTrue || h.element_type == CompactType::kBoolFalse)
           read_bool_byte();

@@ -166,6 +166,7 @@ void read_value(CompactReader& r, CompactType actual, T& out, bool in_field) {
     using E = typename T::value_type;
     r.enter();
     CollectionHeader h = r.read_collection_header();
+    if (h.element_type == CompactType::kStop) h.element_type = wire_type_of<E>();  // see read_collection_header
     if (!wire_type_matches<E>(h.element_type)) fail_wire_type(r, "list", "element", wire_type_of<E>(), h.element_type);
     out.clear();
     if constexpr (std::is_same_v<E, bool>) {

@@ -47,16 +47,30 @@ void expect_error(const std::vector<SchemaElement>& elements, const std::vector<
 
 TEST(SchemaValidationTest, EmptyList) { expect_error({}, {"empty"}); }
 
-TEST(SchemaValidationTest, RootWithAType) {
-  SchemaElement r = root(0);
+// Files from the wild: a root with a physical type beside its children, or
+// marked REPEATED, is the root group (no level, a plain group in
+// elements()); a root with a type and no children is no group at all.
+TEST(SchemaValidationTest, RootWithATypeBesideItsChildrenIsTheRootGroup) {
+  SchemaElement r = root(1);
   r.type = Type::INT32;
-  expect_error({r}, {"schema element 0", "\"schema\"", "root", "INT32"});
+  const Schema s = Schema::from_elements({r, leaf("x", Type::INT32)});
+  ASSERT_EQ(s.num_columns(), 1u);
+  EXPECT_EQ(s.column(0).max_definition_level, 0);
+  EXPECT_FALSE(s.elements()[0].type.has_value());
+  SchemaElement bare = root(0);
+  bare.num_children.reset();
+  bare.type = Type::INT32;
+  expect_error({bare}, {"schema element 0", "\"schema\"", "root", "INT32", "no children"});
 }
 
-TEST(SchemaValidationTest, RepeatedRoot) {
+TEST(SchemaValidationTest, RepeatedRootIsTheRootGroup) {
   SchemaElement r = root(1);
   r.repetition_type = FieldRepetitionType::REPEATED;
-  expect_error({r, leaf("x", Type::INT32)}, {"schema element 0", "REPEATED"});
+  const Schema s = Schema::from_elements({r, leaf("x", Type::INT32)});
+  ASSERT_EQ(s.num_columns(), 1u);
+  EXPECT_EQ(s.column(0).max_definition_level, 0);
+  EXPECT_EQ(s.column(0).max_repetition_level, 0);
+  EXPECT_FALSE(s.elements()[0].repetition_type.has_value());
 }
 
 TEST(SchemaValidationTest, NegativeNumChildren) {

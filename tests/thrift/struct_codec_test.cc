@@ -265,3 +265,41 @@ TEST(StructCodec, DuplicateListFieldReplacesRatherThanAppends) {
 
 }  // namespace
 }  // namespace parq::thrift
+
+namespace parq::thrift {
+namespace {
+
+// Lists whose header gives element type 0 (not a type; some writers put it
+// there): typed reads take the elements as the declared type, as
+// parquet-java's and DuckDB's readers do; skipping such a list (an unknown
+// field) cannot know their size and refuses it unless it is empty.
+TEST(StructCodec, ListElementTypeZeroReadsAsTheDeclaredType) {
+  Outer o;
+  o.items = {Inner{1, "x"}, Inner{2, std::nullopt}};
+  o.bits = std::vector<bool>{true, false, true};
+  std::string bytes = encode(o);
+  const size_t items = bytes.find("\x29\x2c");  // field 3 (delta 2), list of 2 structs
+  ASSERT_NE(items, std::string::npos);
+  bytes[items + 1] = 0x20;
+  const size_t bits = bytes.find("\x19\x31", items);  // field 4 (delta 1), list of 3 bools
+  ASSERT_NE(bits, std::string::npos);
+  bytes[bits + 1] = 0x30;
+  EXPECT_EQ(decode<Outer>(bytes), o);
+
+  // Field 9 is unknown to Inner: a list of type 0 is skipped only when empty.
+  auto inner_with_unknown_list = [](uint8_t header, std::string elements) {
+    std::string s;
+    s += '\x15';  // field 1, i32
+    s += '\x02';  // a = 1
+    s += '\x89';  // field 9 (delta 8), list
+    s += static_cast<char>(header);
+    s += elements;
+    s += '\x00';  // stop
+    return s;
+  };
+  EXPECT_EQ(decode<Inner>(inner_with_unknown_list(0x00, "")).a, 1);
+  EXPECT_THAT(decode_error<Inner>(inner_with_unknown_list(0x10, "\x02")), HasSubstr("element type"));
+}
+
+}  // namespace
+}  // namespace parq::thrift

@@ -4,9 +4,7 @@
 //
 // Schema::from_elements validates the list. It throws parq::Error naming the
 // element (index and name) for:
-//   - an empty list; a root with a physical type or REPEATED repetition (a
-//     root marked REQUIRED or OPTIONAL, as some writers do, is accepted and
-//     adds no level);
+//   - an empty list; a root with a physical type and no children;
 //   - num_children negative, more than the elements left, or a subtree that
 //     runs past the end of the list; elements left over after the root's
 //     subtree;
@@ -25,6 +23,9 @@
 //     no schema can exhaust the stack.
 //
 // Leniency, for files from the wild:
+//   - The root is the root group whatever its repetition (REQUIRED,
+//     OPTIONAL and REPEATED roots occur) and even with a physical type beside
+//     its children; it adds no level, and elements() holds it as a plain group.
 //   - A non-root element without repetition_type is REQUIRED, the Thrift
 //     default, as Arrow C++ reads it.
 //   - An empty group (num_children = 0, no type) is kept and has no leaves.

@@ -184,7 +184,11 @@ class CompactReader {
     auto elem = static_cast<CompactType>(byte & 0x0f);
     uint64_t size = byte >> 4;
     if (size == 15) size = read_varint();
-    check_element_type(at, elem);
+    // Element type 0 is not a type, but some writers put it in lists (of any
+    // size); the Thrift readers of parquet-java and DuckDB read the elements
+    // as the type the field declares, and so do typed reads here (skip()
+    // cannot, and refuses such a list unless it is empty).
+    if (elem != CompactType::kStop) check_element_type(at, elem);
     check_count(at, size, min_encoded_size(elem));
     return {elem, static_cast<uint32_t>(size)};
   }
