@@ -331,6 +331,7 @@ class ParquetFile:
         use_threads: Optional[bool] = None,
         memory_limit: int = 0,
         verify_crc: bool = True,
+        unshred_variants: bool = False,
     ) -> RecordBatchReader:
         """Reads the file batch by batch.
 
@@ -342,7 +343,9 @@ class ParquetFile:
         ANDs). ``threads`` decode column chunks in parallel (default: one per CPU;
         ``use_threads=False``: one). ``memory_limit`` bounds the bytes the read holds at
         once (0: no limit). ``verify_crc=False`` reads pages whose checksum does not match
-        instead of raising CorruptFileError."""
+        instead of raising CorruptFileError. ``unshred_variants=True`` returns each VARIANT
+        column as a struct of ``metadata`` and ``value`` with whole values, shredded ones
+        rebuilt (the default returns the columns the file stores)."""
         return self._file.read_batches(
             _columns(columns),
             _filters.normalize(filter),
@@ -351,6 +354,7 @@ class ParquetFile:
             batch_size,
             memory_limit,
             verify_crc,
+            unshred_variants,
         )
 
     def read(
@@ -364,6 +368,7 @@ class ParquetFile:
         use_threads: Optional[bool] = None,
         memory_limit: int = 0,
         verify_crc: bool = True,
+        unshred_variants: bool = False,
     ) -> Table:
         """Reads the file (or the chosen columns, rows and row groups) into a Table.
         The arguments are those of ``iter_batches``."""
@@ -375,6 +380,7 @@ class ParquetFile:
             batch_rows if batch_rows is not None else DEFAULT_BATCH_ROWS,
             memory_limit,
             verify_crc,
+            unshred_variants,
         )
 
     def read_row_group(
@@ -434,6 +440,7 @@ def read_table(
     verify_crc: bool = True,
     storage_options: StorageOptions = None,
     partition_types: Optional[Mapping[str, str]] = None,
+    unshred_variants: bool = False,
 ) -> Table:
     """Reads a Parquet file into a Table.
 
@@ -450,12 +457,16 @@ def read_table(
     ...}`` for S3 (Polars' ``aws_`` names work too), timeouts, retries and concurrency
     (``max_concurrent_requests``, ``max_retries``, ``request_timeout_ms``, ...); what is
     unset comes from the environment and the AWS config files. ``partition_types``
-    declares the types of a dataset's partition columns (see ``Dataset``)."""
+    declares the types of a dataset's partition columns (see ``Dataset``).
+    ``unshred_variants=True`` returns VARIANT columns whole (see ``ParquetFile.iter_batches``;
+    one file only)."""
     if filter is not None and filters is not None:
         raise InvalidArgumentError("give filter or filters, not both")
     from ._dataset import Dataset, is_dataset_source
 
     if is_dataset_source(source):
+        if unshred_variants:
+            raise NotImplementedError("unshred_variants reads one file; datasets do not take it yet")
         if row_groups is not None:
             raise InvalidArgumentError("row_groups names row groups of one file, not of a dataset")
         the_filter = filter if filter is not None else filters
@@ -482,6 +493,7 @@ def read_table(
             use_threads=use_threads,
             memory_limit=memory_limit,
             verify_crc=verify_crc,
+            unshred_variants=unshred_variants,
         )
     finally:
         f.close()

@@ -106,9 +106,10 @@ ExpressionPtr term_of(const TermSpec& term) {
 
 ReadOptions read_options(const FileReader& file, std::optional<std::vector<std::string>> columns,
                          const nb::handle& filter, std::optional<std::vector<int64_t>> row_groups, int threads,
-                         int64_t batch_rows, int64_t memory_limit, bool verify_crc) {
+                         int64_t batch_rows, int64_t memory_limit, bool verify_crc, bool unshred_variants) {
   ReadOptions o;
   o.pages.verify_crc = verify_crc;
+  o.unshred_variants = unshred_variants;
   if (columns) o.columns = std::move(*columns);
   if (row_groups) {
     const auto n = static_cast<int64_t>(file.metadata().row_groups.size());
@@ -460,36 +461,40 @@ void register_reading(nb::module_& m) {
           "The leaf columns: path, types, repetition, levels.")
       .def(
           "arrow_schema",
-          [](const PyFile& f, std::optional<std::vector<std::string>> columns) {
+          [](const PyFile& f, std::optional<std::vector<std::string>> columns, bool unshred_variants) {
             ReadOptions o;
+            o.unshred_variants = unshred_variants;
             if (columns) o.columns = std::move(*columns);
             return PySchema{std::make_shared<const RecordBatch>(f.source(o)->prototype())};
           },
-          nb::arg("columns") = nb::none(), "The Arrow schema a read of these columns yields.")
+          nb::arg("columns") = nb::none(), nb::arg("unshred_variants") = false,
+          "The Arrow schema a read of these columns yields.")
       .def(
           "read_batches",
           [](const PyFile& f, std::optional<std::vector<std::string>> columns, nb::handle filter,
              std::optional<std::vector<int64_t>> row_groups, int threads, int64_t batch_rows, int64_t memory_limit,
-             bool verify_crc) {
+             bool verify_crc, bool unshred_variants) {
             ReadOptions o = read_options(f.file(), std::move(columns), filter, std::move(row_groups), threads,
-                                         batch_rows, memory_limit, verify_crc);
+                                         batch_rows, memory_limit, verify_crc, unshred_variants);
             return std::make_unique<PyReader>(f.source(o));
           },
           nb::arg("columns").none(), nb::arg("filter").none(), nb::arg("row_groups").none(), nb::arg("threads"),
-          nb::arg("batch_rows"), nb::arg("memory_limit"), nb::arg("verify_crc"), "A RecordBatchReader over a read.")
+          nb::arg("batch_rows"), nb::arg("memory_limit"), nb::arg("verify_crc"), nb::arg("unshred_variants") = false,
+          "A RecordBatchReader over a read.")
       .def(
           "read_table",
           [](const PyFile& f, std::optional<std::vector<std::string>> columns, nb::handle filter,
              std::optional<std::vector<int64_t>> row_groups, int threads, int64_t batch_rows, int64_t memory_limit,
-             bool verify_crc) {
+             bool verify_crc, bool unshred_variants) {
             ReadOptions o = read_options(f.file(), std::move(columns), filter, std::move(row_groups), threads,
-                                         batch_rows, memory_limit, verify_crc);
+                                         batch_rows, memory_limit, verify_crc, unshred_variants);
             std::unique_ptr<BatchSource> source = f.source(o);
             auto prototype = std::make_shared<const RecordBatch>(source->prototype());
             return PyTable{read_table_data(*source, std::move(prototype))};
           },
           nb::arg("columns").none(), nb::arg("filter").none(), nb::arg("row_groups").none(), nb::arg("threads"),
-          nb::arg("batch_rows"), nb::arg("memory_limit"), nb::arg("verify_crc"), "Reads into a Table.")
+          nb::arg("batch_rows"), nb::arg("memory_limit"), nb::arg("verify_crc"), nb::arg("unshred_variants") = false,
+          "Reads into a Table.")
       .def(
           "plan_splits",
           [](const PyFile& f, int64_t target_bytes, std::optional<std::vector<std::string>> columns) {

@@ -1,0 +1,69 @@
+"""VARIANT columns from Python: with ``unshred_variants=True`` every readable
+case of the spec's shredded-variant data (shared/parquet-testing/
+shredded_variant/cases.json) comes back as a struct of ``metadata`` and
+``value`` whose bytes are the case's expected variant, byte for byte; cases
+the spec marks as errors raise ValueError (corrupt) or NotImplementedError
+(unsupported types); without the option the stored columns come back."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pytest
+
+import parq
+from conftest import SHARED
+
+CASES_DIR = SHARED / "parquet-testing" / "shredded_variant"
+# The spec leaves these to the reader; parq refuses a field both shredded
+# and in `value` (shredding_test.cc says why).
+REFUSED = {43, 125}
+
+
+def cases():
+    assert CASES_DIR.is_dir(), f"the shared corpus is not at {CASES_DIR}"
+    return [c for c in json.loads((CASES_DIR / "cases.json").read_text()) if "parquet_file" in c]
+
+
+def test_every_readable_case_gives_its_expected_bytes():
+    checked = 0
+    for case in cases():
+        if "error_message" in case or case["case_number"] in REFUSED:
+            continue
+        files = case.get("variant_files") or [case["variant_file"]]
+        table = pa.table(parq.read_table(str(CASES_DIR / case["parquet_file"]), unshred_variants=True))
+        var = table.column("var")
+        assert [(f.name, f.type) for f in var.type] == [("metadata", pa.binary()), ("value", pa.binary())]
+        assert len(var) == len(files), case["case_number"]
+        for row, name in enumerate(files):
+            got = var[row].as_py()
+            if name is None:
+                assert got is None, (case["case_number"], row)
+                continue
+            expected = (CASES_DIR / name).read_bytes()
+            assert got["metadata"] + got["value"] == expected, (case["case_number"], row)
+            checked += 1
+    assert checked >= 90
+
+
+def test_invalid_shredding_raises_by_kind():
+    raised = 0
+    for case in cases():
+        if "error_message" not in case and case["case_number"] not in REFUSED:
+            continue
+        path = str(CASES_DIR / case["parquet_file"])
+        unsupported = "Unsupported" in case.get("error_message", "")
+        with pytest.raises(NotImplementedError if unsupported else ValueError) as info:
+            parq.read_table(path, unshred_variants=True)
+        assert "variant var" in str(info.value)
+        raised += 1
+    assert raised == 8  # six the spec lists, two refused
+
+
+def test_without_the_option_the_stored_columns_come_back():
+    table = pa.table(parq.read_table(str(CASES_DIR / "case-083.parquet")))
+    assert "typed_value" in [f.name for f in table.column("var").type]
+    f = parq.ParquetFile(str(CASES_DIR / "case-083.parquet"))
+    batches = list(f.iter_batches(unshred_variants=True))
+    assert [x.name for x in pa.record_batch(batches[0]).schema.field("var").type] == ["metadata", "value"]
