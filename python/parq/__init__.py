@@ -35,7 +35,7 @@ from ._errors import (
     UnsupportedError,
 )
 from . import _parq
-from ._parq import RecordBatch, RecordBatchReader, Schema, Table
+from ._parq import RecordBatch, RecordBatchReader, Schema, Table, variant_to_json
 from ._reader import (
     ColumnChunkMetaData,
     ColumnSchema,
@@ -85,6 +85,7 @@ __all__ = [
     "read_metadata",
     "read_schema",
     "read_table",
+    "variant_to_json",
     "write_table",
     "writer_options",
     "__version__",

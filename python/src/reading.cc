@@ -23,6 +23,8 @@
 #include "parq/io/input.h"
 #include "parq/plan/splits.h"
 #include "parq/schema/logical_type.h"
+#include "parq/text/variant_text.h"
+#include "parq/variant/variant.h"
 
 namespace parq::python {
 namespace {
@@ -505,6 +507,24 @@ void register_reading(nb::module_& m) {
           "(row_group_begin, row_group_end, rows, bytes) tuples.")
       .def("close", &PyFile::close, "Releases the file; reads in progress keep it open until they end.")
       .def_prop_ro("closed", &PyFile::closed, "Whether close() was called.");
+
+  m.def(
+      "variant_to_json",
+      [](nb::bytes metadata, nb::bytes value) {
+        auto span = [](const nb::bytes& b) {
+          return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(b.c_str()), b.size());
+        };
+        const variant::Metadata m = variant::Metadata::parse(span(metadata));
+        const variant::Value v = variant::Value::parse(m, span(value));
+        if (v.encoded_size() != value.size())
+          throw Error("variant: " + std::to_string(value.size() - v.encoded_size()) + " bytes follow the value");
+        std::string out;
+        text::append_variant_json(out, v);
+        return out;
+      },
+      nb::arg("metadata"), nb::arg("value"),
+      "A VARIANT value (its metadata and value bytes) as canonical JSON text (docs/FORMAT.md); "
+      "CorruptFileError when the bytes are not a variant.");
 
   m.def(
       "_filter_text",

@@ -67,3 +67,59 @@ def test_without_the_option_the_stored_columns_come_back():
     f = parq.ParquetFile(str(CASES_DIR / "case-083.parquet"))
     batches = list(f.iter_batches(unshred_variants=True))
     assert [x.name for x in pa.record_batch(batches[0]).schema.field("var").type] == ["metadata", "value"]
+
+
+# JSON documents both ways through DuckDB's VARIANT: no decimals (DuckDB
+# keeps numbers with a fraction as doubles, parq's text would quote a
+# decimal) but every other kind, nesting, nulls, unicode and wide integers.
+DOCUMENTS = [
+    {"user": {"age": 31, "name": "ann", "tags": ["a", "b"]}, "score": 1.5},
+    [1, 300, 70000, 5000000000, None, True, False, "x", {"k": []}],
+    "plain text ü ✓",
+    12,
+    {},
+    [],
+    {"a": {"b": {"c": {"d": [1, [2, [3]]]}}}, "z": None},
+    {"long": "y" * 200, "neg": -123456789012, "f": -0.25},
+]
+
+
+def duckdb_variant_file(path):
+    import duckdb
+
+    con = duckdb.connect()
+    rows = ", ".join(f"({i}, ?::JSON::VARIANT)" for i in range(len(DOCUMENTS)))
+    con.execute(f"COPY (SELECT * FROM (VALUES {rows}) t(id, v)) TO '{path}'",
+                [json.dumps(d) for d in DOCUMENTS])
+
+
+def test_duckdb_written_variants_read_as_their_documents(tmp_path):
+    path = tmp_path / "duck.parquet"
+    duckdb_variant_file(path)
+    table = pa.table(parq.read_table(str(path), unshred_variants=True))
+    got = [json.loads(parq.variant_to_json(r["metadata"], r["value"])) for r in table.column("v").to_pylist()]
+    assert got == DOCUMENTS
+
+
+def test_parq_written_variants_read_in_duckdb_as_their_documents(tmp_path):
+    import duckdb
+
+    source = tmp_path / "duck.parquet"
+    duckdb_variant_file(source)
+    table = pa.table(parq.read_table(str(source), unshred_variants=True))
+    # The unshredded column travels as arrow.parquet.variant and is written
+    # back as a VARIANT group.
+    assert table.schema.field("v").metadata[b"ARROW:extension:name"] == b"arrow.parquet.variant"
+    out = tmp_path / "parq.parquet"
+    parq.write_table(table, str(out))
+    assert "optional group v (VARIANT(1))" in str(parq.ParquetFile(str(out)).schema)
+    rows = duckdb.sql(f"SELECT id, v::JSON FROM '{out}' ORDER BY id").fetchall()
+    assert [json.loads(v) for _, v in rows] == DOCUMENTS
+
+
+def test_variant_to_json_refuses_bytes_that_are_not_a_variant():
+    assert parq.variant_to_json(b"\x01\x00\x00", b"\x0c\x05") == "5"
+    with pytest.raises(ValueError, match="variant"):
+        parq.variant_to_json(b"\x02\x00\x00", b"\x00")  # metadata version 2
+    with pytest.raises(ValueError, match="follow the value"):
+        parq.variant_to_json(b"\x01\x00\x00", b"\x00\x00")

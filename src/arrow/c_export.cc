@@ -211,6 +211,13 @@ Field describe(const Array& a) {
     case ArrayKind::kStruct: {
       Field f{"+s", a.name};
       for (const Array& c : a.children) f.children.push_back(describe(c));
+      // An unshredded VARIANT is the canonical extension type of the same
+      // layout; a shredded one stays a plain struct of what the file holds.
+      const bool unshredded =
+          a.children.size() == 2 && a.children[0].name == "metadata" && a.children[1].name == "value";
+      if (a.type.logical.VARIANT && unshredded)
+        f.metadata =
+            encode_metadata({{"ARROW:extension:name", "arrow.parquet.variant"}, {"ARROW:extension:metadata", ""}});
       return f;
     }
     case ArrayKind::kList: {

@@ -252,7 +252,11 @@ class Planner {
       if (auto p = plan_leaf(node, f, meta)) return std::move(*p);
       fail(node.path, f, "unsupported Arrow type (no Parquet equivalent)", ErrorKind::kUnsupported);
     }
-    if (f == "+s") return plan_struct(std::move(node), s, depth);
+    if (f == "+s") {
+      Planned p = plan_struct(std::move(node), s, depth);
+      if (meta.extension == "arrow.parquet.variant") mark_variant(p);
+      return p;
+    }
     if (f == "+l") return plan_list(std::move(node), s, Layout::kList, 0, depth);
     if (f == "+L") return plan_list(std::move(node), s, Layout::kLargeList, 0, depth);
     if (f.starts_with("+w:")) {
@@ -291,6 +295,27 @@ class Planner {
     for (int64_t i = 0; i < s->n_children; ++i)
       out.push_back(plan(s->children[i], node.path, names.empty() ? nullptr : names[i], depth + 1));
     return out;
+  }
+
+  // arrow.parquet.variant: a struct of binary `metadata` and `value`, written
+  // as an unshredded VARIANT group.
+  static void mark_variant(Planned& p) {
+    const ImportNode& n = p.node;
+    const bool parts = n.children.size() == 2 && n.children[0].name == "metadata" && n.children[1].name == "value" &&
+                       (n.children[0].format == "z" || n.children[0].format == "Z") &&
+                       (n.children[1].format == "z" || n.children[1].format == "Z");
+    if (!parts)
+      fail(n.path, n.format, "an arrow.parquet.variant must be a struct of binary metadata and value",
+           ErrorKind::kInvalidArgument);
+    // The spec makes metadata required; Arrow marks struct children nullable
+    // by habit, and a null one is refused when the data is imported.
+    std::vector<Field> fields = p.field.children();
+    fields[0].required();
+    p.field = Field::group(n.name, std::move(fields));
+    format::LogicalType l;
+    l.VARIANT.emplace();
+    l.VARIANT->specification_version = 1;
+    p.field.logical_type(l);
   }
 
   Planned plan_struct(ImportNode node, const ArrowSchema* s, int depth) {

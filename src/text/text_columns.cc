@@ -6,6 +6,7 @@
 #include "parq/schema/logical_type.h"
 #include "parq/text/json_text.h"
 #include "parq/text/text_input.h"
+#include "parq/text/variant_text.h"
 #include "text_scalars.h"
 
 namespace parq::text {
@@ -158,6 +159,19 @@ Field field_of(const TextType& t) {
     case K::kTimestamp:
       f = Field::timestamp(t.name, units[t.unit], t.utc);
       break;
+    case K::kBinary:
+      f = Field::binary(t.name);
+      break;
+    case K::kVariant: {
+      std::vector<Field> children;
+      for (const auto& c : t.children) children.push_back(field_of(c));
+      format::LogicalType l;
+      l.VARIANT.emplace();
+      l.VARIANT->specification_version = 1;
+      f = Field::group(t.name, std::move(children));
+      f.logical_type(l);
+      break;
+    }
     case K::kStruct: {
       std::vector<Field> children;
       for (const auto& c : t.children) children.push_back(field_of(c));
@@ -188,6 +202,28 @@ TextType type_of_node(const SchemaNode& n) {
   if (n.repetition() == format::FieldRepetitionType::REPEATED) unsupported(n, "a bare repeated field");
   const format::LogicalType& l = n.logical_type();
   if (n.is_group()) {
+    if (l.VARIANT) {
+      bool metadata = false, value = false;
+      for (size_t i = 0; i < n.num_children(); ++i) {
+        const SchemaNode& c = n.child(i);
+        if (c.name() == "typed_value") unsupported(n, "a shredded VARIANT (typed_value)");
+        const bool binary = c.is_leaf() && *c.physical_type() == format::Type::BYTE_ARRAY;
+        if (c.name() == "metadata" && binary && c.repetition() == format::FieldRepetitionType::REQUIRED)
+          metadata = true;
+        if (c.name() == "value" && binary) value = true;
+      }
+      if (!metadata || !value || n.num_children() != 2)
+        unsupported(n, "a VARIANT group other than {required binary metadata; binary value}");
+      t.kind = K::kVariant;
+      for (size_t i = 0; i < 2; ++i) {
+        TextType part;
+        part.kind = K::kBinary;
+        part.name = n.child(i).name();
+        part.required = n.child(i).repetition() == format::FieldRepetitionType::REQUIRED;
+        t.children.push_back(std::move(part));
+      }
+      return t;
+    }
     if (l.LIST) {
       const SchemaNode& rep = n.child(0);
       if (!rep.is_group() || rep.num_children() != 1) unsupported(n, "a two-level list");
@@ -431,6 +467,7 @@ struct BatchBuilder::Column {
     set_valid(false);
     switch (type.kind) {
       case K::kStruct:
+      case K::kVariant:
         for (auto& c : children) c->append_null_slot();
         return;
       case K::kList:
@@ -445,7 +482,7 @@ struct BatchBuilder::Column {
   // A struct's null slot still needs a slot in every child.
   void append_null_slot() {
     set_valid(false);
-    if (type.kind == K::kStruct) {
+    if (type.kind == K::kStruct || type.kind == K::kVariant) {
       for (auto& c : children) c->append_null_slot();
     } else if (type.kind == K::kList || type.kind == K::kMap) {
       offsets.append_value(static_cast<int32_t>(children[0]->length));
@@ -477,6 +514,8 @@ struct BatchBuilder::Column {
     switch (type.kind) {
       case K::kStruct:
         return append_struct(row, at);
+      case K::kVariant:
+        return append_variant(row, at);
       case K::kList:
         return append_list(row, at);
       case K::kMap:
@@ -546,6 +585,24 @@ struct BatchBuilder::Column {
         c->append(row, found);
       }
     }
+  }
+
+  // Any JSON value, encoded as a variant (children: metadata, value).
+  void append_variant(const TextRow& row, size_t at) {
+    set_valid(true);
+    const bool metadata_first = children[0]->type.name == "metadata";
+    Column& metadata = *children[metadata_first ? 0 : 1];
+    Column& value = *children[metadata_first ? 1 : 0];
+    encode_json_variant(row, at, metadata.values, value.values);
+    metadata.end_bytes();
+    value.end_bytes();
+  }
+
+  // The bytes appended to `values` since the last value are the next value.
+  void end_bytes() {
+    set_valid(true);
+    offsets.append_value(static_cast<int32_t>(values.size()));
+    if (values.size() > INT32_MAX) throw Error("column " + path + ": values pass 2 GiB in one batch");
   }
 
   void append_list(const TextRow& row, size_t at) {
@@ -676,7 +733,12 @@ struct BatchBuilder::Column {
     a.length = length;
     a.null_count = nulls;
     if (nulls != 0) a.validity = std::move(validity);
-    if (type.kind == K::kStruct || type.kind == K::kList || type.kind == K::kMap) {
+    if (type.kind == K::kVariant) {
+      a.kind = ArrayKind::kStruct;
+      a.type.logical.VARIANT.emplace();
+      a.type.logical.VARIANT->specification_version = 1;
+      for (auto& c : children) a.children.push_back(c->finish());
+    } else if (type.kind == K::kStruct || type.kind == K::kList || type.kind == K::kMap) {
       a.kind = type.kind == K::kStruct ? ArrayKind::kStruct
                : type.kind == K::kList ? ArrayKind::kList
                                        : ArrayKind::kMap;

@@ -2,9 +2,15 @@
 #include "parq/text/variant_text.h"
 
 #include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <vector>
 
+#include "parq/error.h"
 #include "parq/text/json_text.h"
 #include "parq/text/value_text.h"
+#include "parq/variant/variant_writer.h"
+#include "text_scalars.h"
 
 namespace parq::text {
 
@@ -86,6 +92,146 @@ void append_variant_json(std::string& out, const variant::Value& v) {
       out += ']';
       return;
   }
+}
+
+namespace {
+
+void collect_keys(const TextRow& row, size_t at, std::vector<std::string_view>& keys) {
+  const TextNode& n = row.nodes[at];
+  size_t child = at + 1;
+  for (uint32_t i = 0; i < n.size; ++i) {
+    if (n.kind == NodeKind::kObject) keys.push_back(row.nodes[child].key);
+    collect_keys(row, child, keys);
+    child += row.nodes[child].span + 1;
+  }
+}
+
+// An integer's text too wide for int64 as a decimal16 of scale 0, if it has
+// at most 38 digits.
+bool wide_integer(std::string_view text, variant::Decimal& out) {
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string_view digits = text.substr(negative ? 1 : 0);
+  if (digits.empty() || digits.size() > 38) return false;
+  unsigned __int128 v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (negative) v = 0 - v;
+  for (size_t b = 0; b < 16; ++b) out.unscaled[b] = static_cast<uint8_t>(v >> (8 * b));
+  out.scale = 0;
+  return true;
+}
+
+class JsonVariantEncoder {
+ public:
+  JsonVariantEncoder(const TextRow& row, const std::vector<std::string_view>& keys, Buffer& out)
+      : row_(row), keys_(keys), writer_(out) {}
+
+  void write(size_t at) {
+    const TextNode& n = row_.nodes[at];
+    switch (n.kind) {
+      case NodeKind::kNull:
+        writer_.null();
+        return;
+      case NodeKind::kBool:
+        writer_.boolean(n.boolean);
+        return;
+      case NodeKind::kText:
+        if (n.quoted) {
+          writer_.string(n.text);
+          return;
+        }
+        [[fallthrough]];
+      case NodeKind::kNumber:
+        number(n.text);
+        return;
+      case NodeKind::kArray: {
+        writer_.begin_array();
+        size_t child = at + 1;
+        for (uint32_t i = 0; i < n.size; ++i) {
+          writer_.element();
+          write(child);
+          child += row_.nodes[child].span + 1;
+        }
+        writer_.end_array();
+        return;
+      }
+      case NodeKind::kObject: {
+        writer_.begin_object();
+        size_t child = at + 1;
+        for (uint32_t i = 0; i < n.size; ++i) {
+          const std::string_view key = row_.nodes[child].key;
+          const auto id = std::lower_bound(keys_.begin(), keys_.end(), key) - keys_.begin();
+          writer_.field(static_cast<uint32_t>(id), key);
+          write(child);
+          child += row_.nodes[child].span + 1;
+        }
+        writer_.end_object();
+        return;
+      }
+    }
+  }
+
+ private:
+  void number(std::string_view text) {
+    if (const auto v = parse_int64(text)) {
+      if (*v >= INT8_MIN && *v <= INT8_MAX) {
+        writer_.int8(static_cast<int8_t>(*v));
+      } else if (*v >= INT16_MIN && *v <= INT16_MAX) {
+        writer_.int16(static_cast<int16_t>(*v));
+      } else if (*v >= INT32_MIN && *v <= INT32_MAX) {
+        writer_.int32(static_cast<int32_t>(*v));
+      } else {
+        writer_.int64(*v);
+      }
+      return;
+    }
+    variant::Decimal wide;
+    if (wide_integer(text, wide)) {
+      writer_.decimal(variant::Type::kDecimal16, wide);
+      return;
+    }
+    const auto d = parse_double(text);
+    if (!d) throw Error("'" + std::string(text.substr(0, 64)) + "' is not a number");
+    writer_.float64(*d);
+  }
+
+  const TextRow& row_;
+  const std::vector<std::string_view>& keys_;
+  variant::ValueWriter writer_;
+};
+
+void put_le(uint8_t* p, uint64_t v, size_t width) {
+  for (size_t i = 0; i < width; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+}  // namespace
+
+void encode_json_variant(const TextRow& row, size_t at, Buffer& metadata, Buffer& value) {
+  std::vector<std::string_view> keys;
+  collect_keys(row, at, keys);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  size_t key_bytes = 0;
+  for (std::string_view k : keys) key_bytes += k.size();
+  const uint64_t largest = std::max<uint64_t>(key_bytes, keys.size());
+  if (largest > UINT32_MAX) throw Error("a variant's keys pass 4 GiB", ErrorKind::kInvalidArgument);
+  const size_t width = largest <= 0xFF ? 1 : largest <= 0xFFFF ? 2 : largest <= 0xFFFFFF ? 3 : 4;
+  // Version 1, sorted and unique, offsets of `width` bytes.
+  uint8_t* p = metadata.extend(1 + width * (keys.size() + 2) + key_bytes);
+  p[0] = static_cast<uint8_t>(1 | 1 << 4 | (width - 1) << 6);
+  put_le(p + 1, keys.size(), width);
+  uint8_t* offsets = p + 1 + width;
+  uint8_t* strings = offsets + width * (keys.size() + 1);
+  size_t at_byte = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    put_le(offsets + width * i, at_byte, width);
+    if (!keys[i].empty()) std::memcpy(strings + at_byte, keys[i].data(), keys[i].size());
+    at_byte += keys[i].size();
+  }
+  put_le(offsets + width * keys.size(), at_byte, width);
+  JsonVariantEncoder(row, keys, value).write(at);
 }
 
 }  // namespace parq::text

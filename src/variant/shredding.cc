@@ -331,9 +331,11 @@ class Unshredder {
     }
     writer_.begin_object();
     for (ShreddedField& f : p.fields) {
-      if (!f.group->is_valid(i)) continue;
+      // A missing field need not be in this row's metadata.
+      const Pair& q = *f.pair;
+      if (!f.group->is_valid(i) || !((q.value && q.value->is_valid(i)) || (q.typed && q.typed->is_valid(i)))) continue;
       writer_.field(field_id(f, p, i), f.name);
-      if (!write(*f.pair, i)) writer_.drop_field();
+      write(*f.pair, i);
     }
     if (rest) {
       // Both lists are in name order: one merge finds a name in both.

@@ -93,6 +93,43 @@ TEST_F(ConvertCommand, SchemaOverride) {
   EXPECT_FALSE(fs::exists(path("bad.parquet")));
 }
 
+// A VARIANT column takes any JSON value; `parq cat --variant=json` prints
+// each back as the same document (integers of every width, wider ones as
+// decimals, unicode, nesting, keys in the encoding's order).
+TEST_F(ConvertCommand, VariantsFromJson) {
+  const std::string in = file("v.jsonl",
+                              "{\"id\":1,\"v\":{\"user\":{\"name\":\"ann\",\"age\":31},\"tags\":[\"a\",\"b\"],"
+                              "\"score\":1.5}}\n"
+                              "{\"id\":2,\"v\":[1,300,70000,5000000000,123456789012345678901234567890,null,true]}\n"
+                              "{\"id\":3,\"v\":null}\n"
+                              "{\"id\":4}\n"
+                              "{\"id\":5,\"v\":\"\\u00fc \\\"q\\\"\"}\n");
+  const std::string schema = file("s.txt",
+                                  "message m { required int64 id; optional group v (VARIANT(1)) { required binary "
+                                  "metadata; optional binary value; } }");
+  CommandResult r = run_tool({"convert", in, path("v.parquet"), "--schema", schema});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(run_tool({"cat", "--variant=json", path("v.parquet")}).out,
+            "{\"id\":1,\"v\":{\"score\":1.5,\"tags\":[\"a\",\"b\"],\"user\":{\"age\":31,\"name\":\"ann\"}}}\n"
+            "{\"id\":2,\"v\":[1,300,70000,5000000000,\"123456789012345678901234567890\",null,true]}\n"
+            "{\"id\":3,\"v\":null}\n"
+            "{\"id\":4,\"v\":null}\n"
+            "{\"id\":5,\"v\":\"\u00fc \\\"q\\\"\"}\n");
+  EXPECT_THAT(run_tool({"schema", path("v.parquet")}).out, HasSubstr("optional group v (VARIANT(1))"));
+
+  const std::string twice = file("twice.jsonl", "{\"id\":1,\"v\":{\"a\":1,\"a\":2}}\n");
+  CommandResult e = run_tool({"convert", twice, path("twice.parquet"), "--schema", schema});
+  EXPECT_EQ(e.exit_code, 1);
+  EXPECT_THAT(e.err, HasSubstr("object has field 'a' twice"));
+  const std::string shredded =
+      file("shredded.txt",
+           "message m { optional group v (VARIANT(1)) { required binary metadata; optional binary value;"
+           " optional int64 typed_value; } }");
+  e = run_tool({"convert", in, path("s.parquet"), "--schema", shredded});
+  EXPECT_NE(e.exit_code, 0);
+  EXPECT_THAT(e.err, HasSubstr("shredded VARIANT"));
+}
+
 TEST_F(ConvertCommand, MapsFromASchema) {
   // A map is filled from a JSON object (member names parsed as keys of the
   // key's type) or from what `parq cat` prints, an array of key/value

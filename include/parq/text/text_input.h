@@ -105,7 +105,9 @@ struct TextType {
     kString,
     kStruct,
     kList,
-    kMap,  // children: key, value; from --schema only (objects infer as structs)
+    kMap,      // children: key, value; from --schema only (objects infer as structs)
+    kBinary,   // BYTE_ARRAY without annotation: a variant's parts
+    kVariant,  // children: metadata, value (kBinary); any JSON value; from --schema only
   };
   Kind kind = kUnknown;
   std::string name;

@@ -7,10 +7,20 @@
 
 #include <string>
 
+#include "parq/text/text_input.h"
+#include "parq/util/buffer.h"
 #include "parq/variant/variant.h"
 
 namespace parq::text {
 
 void append_variant_json(std::string& out, const variant::Value& value);
+
+// The JSON value at row.nodes[at] as a variant: `metadata` gets a sorted
+// dictionary of the object keys it uses, `value` its encoding. Integers take
+// the narrowest of int8..int64 (wider ones a decimal16 of scale 0 up to 38
+// digits), other numbers a double, strings a string (no date or number is
+// guessed from text), true/false/null themselves. Throws parq::Error for an
+// object with a key twice.
+void encode_json_variant(const TextRow& row, size_t at, Buffer& metadata, Buffer& value);
 
 }  // namespace parq::text

@@ -4,7 +4,8 @@
 // Metadata::parse and Value::parse validate everything they hand out once,
 // up front: the header bytes, every offset and length against the bytes,
 // field ids against the dictionary, object keys unique and sorted, decimal
-// scales, nesting depth. After that the accessors read without checks.
+// scales, nesting depth. A dictionary marked sorted that is not (DuckDB
+// writes such) reads as unsorted. After that the accessors read without checks.
 // Validation visits each nested value once and refuses encodings whose
 // offsets make values share bytes (a value that would take more visits than
 // it has bytes), so its time is linear in the input whatever the input.
