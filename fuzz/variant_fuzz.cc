@@ -3,12 +3,15 @@
 // value. Whatever parses must render as JSON, have every field findable by
 // its name, take no more bytes than it was given, and, written again by
 // ValueWriter element by element, read back as the same text; nothing may
-// crash or run long.
+// crash or run long. The value bytes also go through the filters' variant
+// predicates, which read them without the validation above.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
+#include "filter/variant_predicate.h"
 #include "parq/error.h"
 #include "parq/text/variant_text.h"
 #include "parq/variant/variant.h"
@@ -58,10 +61,28 @@ void rewrite(const parq::variant::Value& v, parq::variant::ValueWriter& w) {
 
 }  // namespace
 
+const std::vector<parq::filter::VariantPredicate>& predicates() {
+  using parq::filter::CompareOp;
+  using parq::filter::Literal;
+  using K = parq::filter::VariantPredicate::Kind;
+  static const std::vector<parq::filter::VariantPredicate> all = {
+      {K::kCompare, CompareOp::kGreater, {Literal::number("30")}, "v"},
+      {K::kCompare, CompareOp::kEqual, {Literal::string("abc")}, "v"},
+      {K::kCompare, CompareOp::kLess, {Literal::date("2020-01-01")}, "v"},
+      {K::kCompare, CompareOp::kGreaterEqual, {Literal::timestamp("2020-01-01 10:00:00+02:00")}, "v"},
+      {K::kCompare, CompareOp::kNotEqual, {Literal::time("12:00:00")}, "v"},
+      {K::kIn, CompareOp::kEqual, {Literal::number("1.5"), Literal::boolean(true), Literal::binary("x")}, "v"},
+      {K::kStartsWith, CompareOp::kEqual, {Literal::string("ab")}, "v"},
+      {K::kIsNull, CompareOp::kEqual, {}, "v"},
+  };
+  return all;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   const size_t split = std::min<size_t>(data[0], size - 1);
   const std::span<const uint8_t> metadata(data + 1, split), value(data + 1 + split, size - 1 - split);
+  for (const auto& p : predicates()) (void)p.holds(value);
   try {
     const auto m = parq::variant::Metadata::parse(metadata);
     for (size_t i = 0; i < m.size(); ++i) (void)m.key(i);

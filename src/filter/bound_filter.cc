@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 #include "parq/error.h"
+#include "parq/schema/logical_type.h"
 
 namespace parq::filter {
 namespace {
@@ -29,24 +32,6 @@ CompareOp inverse(CompareOp op) {
   return op;
 }
 
-bool holds(CompareOp op, int c) {
-  switch (op) {
-    case CompareOp::kEqual:
-      return c == 0;
-    case CompareOp::kNotEqual:
-      return c != 0;
-    case CompareOp::kLess:
-      return c < 0;
-    case CompareOp::kLessEqual:
-      return c <= 0;
-    case CompareOp::kGreater:
-      return c > 0;
-    case CompareOp::kGreaterEqual:
-      return c >= 0;
-  }
-  return false;
-}
-
 const ColumnDescriptor& leaf_column(const Schema& schema, const std::string& path) {
   const int index = schema.find_column(path);
   if (index < 0) {
@@ -65,6 +50,61 @@ const ColumnDescriptor& leaf_column(const Schema& schema, const std::string& pat
                     "lists and maps",
                 ErrorKind::kInvalidArgument);
   return column;
+}
+
+const SchemaNode* child_named(const SchemaNode& n, std::string_view name) {
+  for (size_t i = 0; i < n.num_children(); ++i)
+    if (n.child(i).name() == name) return &n.child(i);
+  return nullptr;
+}
+
+// The shredded columns of a VARIANT field a path names ("v.user.age"): its
+// typed column (a primitive leaf) and its `value` column, either absent.
+struct VariantFieldColumns {
+  const ColumnDescriptor* typed = nullptr;
+  const ColumnDescriptor* value = nullptr;
+};
+
+std::optional<VariantFieldColumns> variant_field(const Schema& schema, const std::string& path) {
+  std::vector<std::string_view> parts;
+  for (size_t at = 0; at <= path.size();) {
+    const size_t dot = std::min(path.find('.', at), path.size());
+    parts.emplace_back(path.data() + at, dot - at);
+    at = dot + 1;
+  }
+  const SchemaNode* node = &schema.root();
+  size_t i = 0;
+  while (i < parts.size() && !(node->is_group() && node->logical_type().VARIANT)) {
+    node = node->is_group() ? child_named(*node, parts[i]) : nullptr;
+    if (node == nullptr) return std::nullopt;
+    ++i;
+  }
+  if (!(node->is_group() && node->logical_type().VARIANT) || i == parts.size()) return std::nullopt;
+  auto fail = [&](const std::string& what) -> std::optional<VariantFieldColumns> {
+    throw Error("filter: " + path + ": " + what, ErrorKind::kInvalidArgument);
+  };
+  for (; i < parts.size(); ++i) {
+    const SchemaNode* typed = child_named(*node, "typed_value");
+    const SchemaNode* field =
+        typed && typed->is_group() && !typed->logical_type().LIST ? child_named(*typed, parts[i]) : nullptr;
+    if (field == nullptr)
+      return fail("the variant field '" + std::string(parts[i]) +
+                  "' is not shredded in this file; filters reach shredded fields only");
+    node = field;
+  }
+  VariantFieldColumns out;
+  auto leaf = [&](const char* name) -> const ColumnDescriptor* {
+    const SchemaNode* n = child_named(*node, name);
+    if (n == nullptr) return nullptr;
+    if (!n->is_leaf()) fail("the variant field is shredded as an object or array; filters compare primitive values");
+    const ColumnDescriptor& c = schema.column(static_cast<size_t>(n->column_index()));
+    if (c.max_repetition_level > 0) fail("the variant is inside a list or map; filters apply outside them");
+    return &c;
+  };
+  out.typed = leaf("typed_value");
+  out.value = leaf("value");
+  if (out.value && out.value->type.physical != format::Type::BYTE_ARRAY) fail("its value column is not binary");
+  return out;
 }
 
 }  // namespace
@@ -103,6 +143,8 @@ FilterNode BoundFilter::bind_node(const Expression& e, bool negated, const Schem
     default:
       break;
   }
+  if (schema.find_column(e.column()) < 0 && variant_field(schema, e.column()))
+    return bind_variant_path(e, negated, schema);
   const ColumnDescriptor& column = leaf_column(schema, e.column());
   LeafTest test;
   test.column = column.column_index;
@@ -157,6 +199,113 @@ FilterNode BoundFilter::bind_node(const Expression& e, bool negated, const Schem
   throw Error("filter: an expression of unknown kind", ErrorKind::kInvalidArgument);
 }
 
+FilterNode BoundFilter::bind_variant_path(const Expression& e, bool negated, const Schema& schema) {
+  using K = Expression::Kind;
+  using VK = VariantPredicate::Kind;
+  const VariantFieldColumns field = *variant_field(schema, e.column());
+  auto node_of = [](FilterNode::Kind kind, std::vector<FilterNode> children) {
+    FilterNode n;
+    n.kind = kind;
+    n.children = std::move(children);
+    return n;
+  };
+  auto null_test = [&](const ColumnDescriptor& c, bool is_null) {
+    LeafTest t;
+    t.kind = is_null ? LeafTest::Kind::kIsNull : LeafTest::Kind::kIsNotNull;
+    t.column = c.column_index;
+    t.order = value_order(c);
+    return add_test(std::move(t));
+  };
+  const bool has_null = std::any_of(e.literals().begin(), e.literals().end(),
+                                    [](const Literal& l) { return l.kind == Literal::Kind::kNull; });
+  if ((e.kind() == K::kCompare && has_null) || (e.kind() == K::kIn && negated && has_null))
+    return node_of(FilterNode::Kind::kUnknown, {});
+
+  // The test on the typed column, as on any column; one whose literal cannot
+  // be the column's type holds for none of its values, negated or not.
+  std::optional<FilterNode> typed;
+  if (field.typed) {
+    const std::string t = field.typed->dotted_path();
+    ExpressionPtr same;
+    switch (e.kind()) {
+      case K::kCompare:
+        same = Expression::compare(t, e.op(), e.literals()[0]);
+        break;
+      case K::kIn:
+        same = Expression::in(t, e.literals());
+        break;
+      case K::kIsNull:
+        same = Expression::is_null(t);
+        break;
+      case K::kStartsWith:
+        same = Expression::starts_with(t, e.literals()[0].text);
+        break;
+      default:
+        throw Error("filter: an expression of unknown kind", ErrorKind::kInvalidArgument);
+    }
+    try {
+      typed = bind_node(*same, negated, schema);
+    } catch (const Error&) {
+      typed = node_of(FilterNode::Kind::kFalse, {});
+    }
+  }
+  // The test on the `value` column's variant-encoded values.
+  std::optional<FilterNode> encoded;
+  if (field.value) {
+    VK kind = VK::kCompare;
+    CompareOp op = e.op();
+    std::vector<Literal> literals;
+    for (const Literal& l : e.literals())
+      if (l.kind != Literal::Kind::kNull) literals.push_back(l);
+    switch (e.kind()) {
+      case K::kCompare:
+        op = negated ? inverse(op) : op;
+        break;
+      case K::kIn:
+        kind = negated ? VK::kNotIn : VK::kIn;
+        break;
+      case K::kIsNull:
+        kind = negated ? VK::kIsNotNull : VK::kIsNull;
+        break;
+      case K::kStartsWith:
+        kind = negated ? VK::kNotStartsWith : VK::kStartsWith;
+        break;
+      default:
+        break;
+    }
+    if (e.kind() == K::kIn && literals.empty()) {
+      encoded = node_of(FilterNode::Kind::kUnknown, {});
+    } else {
+      LeafTest t;
+      t.kind = LeafTest::Kind::kVariant;
+      t.column = field.value->column_index;
+      t.order = ValueOrder::kBytes;
+      t.variant = std::make_shared<const VariantPredicate>(kind, op, literals, e.column());
+      encoded = add_test(std::move(t));
+    }
+  }
+  using NK = FilterNode::Kind;
+  if (e.kind() == K::kIsNull) {
+    // Null: the field is missing (both columns null) or the variant null.
+    std::optional<FilterNode> value_side;
+    if (field.value)
+      value_side = negated ? node_of(NK::kAnd, {null_test(*field.value, false), *encoded})
+                           : node_of(NK::kOr, {null_test(*field.value, true), *encoded});
+    if (!typed) return *value_side;
+    if (!value_side) return *typed;
+    return node_of(negated ? NK::kOr : NK::kAnd, {*typed, *value_side});
+  }
+  if (!typed) return *encoded;
+  if (!encoded) return *typed;
+  // The typed column holds the value where it is not null, else `value`
+  // does; written so that it stays exact when negated.
+  if (!negated)
+    return node_of(NK::kOr, {node_of(NK::kAnd, {null_test(*field.typed, false), *typed}),
+                             node_of(NK::kAnd, {null_test(*field.typed, true), *encoded})});
+  return node_of(NK::kAnd, {node_of(NK::kOr, {null_test(*field.typed, true), *typed}),
+                            node_of(NK::kOr, {null_test(*field.typed, false), *encoded})});
+}
+
 std::string LeafTest::to_string(const Schema& schema) const {
   const std::string name = schema.column(static_cast<size_t>(column)).dotted_path();
   const std::string list = values.size() == 1 ? "1 value" : std::to_string(values.size()) + " values";
@@ -175,6 +324,8 @@ std::string LeafTest::to_string(const Schema& schema) const {
       return name + " starts with <prefix>";
     case Kind::kNotStartsWith:
       return name + " does not start with <prefix>";
+    case Kind::kVariant:
+      return name + ": " + variant->to_string();
   }
   return name;
 }
@@ -306,7 +457,7 @@ void match_dense(const LeafTest& t, const DenseValues& values, size_t n, uint8_t
       }
       return;
     }
-    for (size_t j = 0; j < n; ++j) out[j] = holds(t.op, at.compare(j, lit));
+    for (size_t j = 0; j < n; ++j) out[j] = compare_holds(t.op, at.compare(j, lit));
     return;
   }
   switch (t.kind) {
@@ -330,6 +481,12 @@ void match_dense(const LeafTest& t, const DenseValues& values, size_t n, uint8_t
       for (size_t j = 0; j < n; ++j) out[j] = starts_with(at.bytes(j), t.values[0].bytes) == want;
       return;
     }
+    case LeafTest::Kind::kVariant:
+      for (size_t j = 0; j < n; ++j) {
+        const std::string_view b = at.bytes(j);
+        out[j] = t.variant->holds({reinterpret_cast<const uint8_t*>(b.data()), b.size()});
+      }
+      return;
     default:
       std::fill_n(out, n, uint8_t{1});
       return;
@@ -427,7 +584,7 @@ bool value_matches(const LeafTest& t, const PhysicalValue& value) {
     case LeafTest::Kind::kIsNotNull:
       return true;
     case LeafTest::Kind::kCompare:
-      return holds(t.op, compare_values(t.order, value, t.values[0]));
+      return compare_holds(t.op, compare_values(t.order, value, t.values[0]));
     case LeafTest::Kind::kIn:
     case LeafTest::Kind::kNotIn: {
       bool found = false;
@@ -438,6 +595,8 @@ bool value_matches(const LeafTest& t, const PhysicalValue& value) {
       return starts_with(value.bytes, t.values[0].bytes);
     case LeafTest::Kind::kNotStartsWith:
       return !starts_with(value.bytes, t.values[0].bytes);
+    case LeafTest::Kind::kVariant:
+      return t.variant->holds({reinterpret_cast<const uint8_t*>(value.bytes.data()), value.bytes.size()});
   }
   return true;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "parq/filter/expression.h"
 #include "parq/filter/literal.h"
 #include "parq/schema/schema.h"
+#include "variant_predicate.h"
 
 namespace parq::filter {
 
@@ -29,6 +31,7 @@ struct LeafTest {
     kIsNotNull,      //
     kStartsWith,     // bytes start with values[0].bytes
     kNotStartsWith,  //
+    kVariant,        // variant-encoded bytes (a shredded field's `value`) satisfy `variant`
   };
   Kind kind = Kind::kCompare;
   CompareOp op = CompareOp::kEqual;
@@ -38,6 +41,7 @@ struct LeafTest {
   // kIn: the list had a NULL (it adds nothing that can be true);
   // kNotIn: likewise, and makes the test never true.
   bool list_has_null = false;
+  std::shared_ptr<const VariantPredicate> variant;
 
   std::string to_string(const Schema& schema) const;
 };
@@ -54,6 +58,13 @@ class BoundFilter {
   // Throws parq::Error naming the column for an unknown path, a column
   // inside a list or map (a row has many values there), a group, a literal
   // that does not fit, or an order comparison on an unordered column.
+  //
+  // A path into a VARIANT column ("v.user.age": the column, then object
+  // fields) binds to the field's shredded columns: its typed column where
+  // that holds the row's value, else its `value` column compared by the
+  // value's own type (VariantPredicate); a row lacking the field is null.
+  // The field must be shredded down to a primitive typed column or a value
+  // column (an error names the path otherwise).
   static BoundFilter bind(const Expression& expression, const Schema& schema);
 
   const FilterNode& root() const { return root_; }
@@ -64,6 +75,7 @@ class BoundFilter {
 
  private:
   FilterNode bind_node(const Expression& e, bool negated, const Schema& schema);
+  FilterNode bind_variant_path(const Expression& e, bool negated, const Schema& schema);
   FilterNode add_test(LeafTest test);
 
   FilterNode root_;
