@@ -158,3 +158,23 @@ def test_filters_into_shredded_fields_give_duckdbs_rows(tmp_path):
         ours = pa.table(parq.read_table(str(path), columns=["id"], filter=where)).column("id").to_pylist()
         assert ours == duck, where
         assert duck, where  # each filter keeps some rows
+
+
+def test_a_projection_of_a_shredded_field_gives_duckdbs_values(tmp_path):
+    import duckdb
+
+    path = tmp_path / "p.parquet"
+    con = duckdb.connect()
+    docs = [json.dumps({"user": {"age": i % 90, "name": f"n{i}"}} if i % 7 else [i]) for i in range(500)]
+    con.execute("CREATE TABLE t AS SELECT i::BIGINT id, j::JSON::VARIANT v FROM "
+                "(SELECT unnest(range(500)) i, unnest(?) j)", [docs])
+    con.execute(f"COPY t TO '{path}'")
+    duck = [json.loads(r[0]) if r[0] is not None else None
+            for r in con.sql("SELECT v.user.age::JSON FROM t ORDER BY id").fetchall()]
+    table = pa.table(parq.read_table(str(path), columns=["id", "v.user.age"], unshred_variants=True))
+    ours = []
+    for row in table.column("v").to_pylist():
+        doc = json.loads(parq.variant_to_json(row["metadata"], row["value"]))
+        ours.append(doc["user"]["age"] if isinstance(doc, dict) and "age" in doc.get("user", {}) else None)
+    assert ours == duck
+    assert sum(a is None for a in ours) == len([i for i in range(500) if i % 7 == 0])

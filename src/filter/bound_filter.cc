@@ -10,6 +10,7 @@
 
 #include "parq/error.h"
 #include "parq/schema/logical_type.h"
+#include "parq/schema/variant_path.h"
 
 namespace parq::filter {
 namespace {
@@ -52,12 +53,6 @@ const ColumnDescriptor& leaf_column(const Schema& schema, const std::string& pat
   return column;
 }
 
-const SchemaNode* child_named(const SchemaNode& n, std::string_view name) {
-  for (size_t i = 0; i < n.num_children(); ++i)
-    if (n.child(i).name() == name) return &n.child(i);
-  return nullptr;
-}
-
 // The shredded columns of a VARIANT field a path names ("v.user.age"): its
 // typed column (a primitive leaf) and its `value` column, either absent.
 struct VariantFieldColumns {
@@ -66,43 +61,24 @@ struct VariantFieldColumns {
 };
 
 std::optional<VariantFieldColumns> variant_field(const Schema& schema, const std::string& path) {
-  std::vector<std::string_view> parts;
-  for (size_t at = 0; at <= path.size();) {
-    const size_t dot = std::min(path.find('.', at), path.size());
-    parts.emplace_back(path.data() + at, dot - at);
-    at = dot + 1;
+  std::optional<VariantFieldNodes> nodes;
+  try {
+    nodes = find_variant_field(schema, path);
+  } catch (const Error& e) {
+    throw Error("filter: " + e.detail(), ErrorKind::kInvalidArgument);
   }
-  const SchemaNode* node = &schema.root();
-  size_t i = 0;
-  while (i < parts.size() && !(node->is_group() && node->logical_type().VARIANT)) {
-    node = node->is_group() ? child_named(*node, parts[i]) : nullptr;
-    if (node == nullptr) return std::nullopt;
-    ++i;
-  }
-  if (!(node->is_group() && node->logical_type().VARIANT) || i == parts.size()) return std::nullopt;
-  auto fail = [&](const std::string& what) -> std::optional<VariantFieldColumns> {
+  if (!nodes) return std::nullopt;
+  auto fail = [&](const std::string& what) {
     throw Error("filter: " + path + ": " + what, ErrorKind::kInvalidArgument);
   };
-  for (; i < parts.size(); ++i) {
-    const SchemaNode* typed = child_named(*node, "typed_value");
-    const SchemaNode* field =
-        typed && typed->is_group() && !typed->logical_type().LIST ? child_named(*typed, parts[i]) : nullptr;
-    if (field == nullptr)
-      return fail("the variant field '" + std::string(parts[i]) +
-                  "' is not shredded in this file; filters reach shredded fields only");
-    node = field;
-  }
   VariantFieldColumns out;
-  auto leaf = [&](const char* name) -> const ColumnDescriptor* {
-    const SchemaNode* n = child_named(*node, name);
-    if (n == nullptr) return nullptr;
+  for (const SchemaNode* n : nodes->field->children()) {
+    if (n->name() != "typed_value" && n->name() != "value") continue;
     if (!n->is_leaf()) fail("the variant field is shredded as an object or array; filters compare primitive values");
     const ColumnDescriptor& c = schema.column(static_cast<size_t>(n->column_index()));
     if (c.max_repetition_level > 0) fail("the variant is inside a list or map; filters apply outside them");
-    return &c;
-  };
-  out.typed = leaf("typed_value");
-  out.value = leaf("value");
+    (n->name() == "value" ? out.value : out.typed) = &c;
+  }
   if (out.value && out.value->type.physical != format::Type::BYTE_ARRAY) fail("its value column is not binary");
   return out;
 }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "parq/error.h"
+#include "parq/schema/variant_path.h"
 
 namespace parq {
 namespace {
@@ -172,7 +173,25 @@ std::vector<int> select_leaves(const Schema& schema, const std::vector<std::stri
         found = true;
       }
     }
-    if (!found) throw Error("no column '" + path + "' in the schema", ErrorKind::kInvalidArgument);
+    if (!found) {
+      // A field inside a shredded VARIANT: its columns, and the variant's
+      // metadata (which its values' field ids refer to).
+      if (const auto v = find_variant_field(schema, path)) {
+        auto add_under = [&](const SchemaNode& n) {
+          std::string prefix;
+          for (const std::string& part : n.path()) prefix += (prefix.empty() ? "" : ".") + part;
+          for (size_t i = 0; i < schema.num_columns(); ++i) {
+            const std::string leaf = schema.column(i).dotted_path();
+            if (leaf == prefix || leaf.rfind(prefix + ".", 0) == 0) leaves.push_back(static_cast<int>(i));
+          }
+        };
+        add_under(*v->field);
+        for (const SchemaNode* c : v->variant->children())
+          if (c->name() == "metadata") add_under(*c);
+        continue;
+      }
+      throw Error("no column '" + path + "' in the schema", ErrorKind::kInvalidArgument);
+    }
   }
   std::sort(leaves.begin(), leaves.end());
   leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());

@@ -16,6 +16,7 @@
 #include "parq/file/file_writer.h"
 #include "parq/filter/expression.h"
 #include "parq/io/output.h"
+#include "parq/text/row_text.h"
 
 namespace parq {
 namespace {
@@ -116,6 +117,40 @@ TEST(VariantFilter, ShreddedFieldsFilterByTheirValuesWhereverTheyAreStored) {
   }
   EXPECT_LT(by_path.bytes_read, with_name.bytes_read);
   EXPECT_LT(by_path.values_decoded, with_name.values_decoded);
+}
+
+// --columns v.age: the variant projected to that field, from the field's
+// columns and the metadata alone; rebuilt, each row is {"age": ...}, or {}
+// where the field is missing.
+TEST(VariantFilter, AProjectionOfAShreddedFieldReadsOnlyItsColumns) {
+  const Buffer bytes = shredded_file();
+  auto file = FileReader::open(io::memory_input(bytes.span()));
+  ReadOptions options;
+  options.columns = {"v.age"};
+  options.unshred_variants = true;
+  ReadStats stats;
+  options.stats = &stats;
+  auto source = read_batches(*file, options);
+  RecordBatch batch;
+  std::string text;
+  while (source->next(batch))
+    text::RowJsonWriter(batch, {.variants_as_json = true}).append_rows(text, 0, batch.num_rows);
+  std::string expected;
+  for (int i = 0; i < kRows; ++i)
+    expected += i % 10 == 8 ? "{\"v\":{}}\n" : "{\"v\":{\"age\":" + std::to_string(i % 100) + "}}\n";
+  EXPECT_EQ(text, expected);
+  // The name field's columns are not among those read: reading them too
+  // reads more.
+  ReadOptions with_name = options;
+  with_name.columns = {"v.age", "v.name"};
+  ReadStats more;
+  with_name.stats = &more;
+  auto both = read_batches(*file, with_name);
+  while (both->next(batch)) {
+  }
+  EXPECT_LT(stats.bytes_read, more.bytes_read);
+  options.columns = {"v.city"};
+  EXPECT_THROW(read_batches(*file, options), Error);
 }
 
 TEST(VariantFilter, PathsThatAreNotShreddedFieldsAreErrors) {
