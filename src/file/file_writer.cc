@@ -19,6 +19,7 @@
 #include "parq/file/footer.h"
 #include "parq/format/metadata_codec.h"
 #include "parq/util/thread_pool.h"
+#include "parq/variant/shredding.h"
 
 namespace parq {
 namespace {
@@ -85,6 +86,10 @@ class FileWriter::Impl {
     if (options_.row_group_rows < 1 || options_.row_group_bytes < 1 || options_.page_bytes < 1)
       throw Error("row group and page limits must be positive", ErrorKind::kInvalidArgument);
     check_column_paths(options_, schema_);
+    for (const SchemaNode* field : schema_.root().children())
+      if (field->is_group() && field->logical_type().VARIANT)
+        for (const SchemaNode* c : field->children())
+          has_shredded_variants_ = has_shredded_variants_ || c->name() == "typed_value";
     for (const auto& column : schema_.columns())
       columns_.push_back(std::make_unique<ColumnWriter>(column, resolve_column_options(options_, column)));
     if (options_.threads > 1) pool_ = std::make_unique<ThreadPool>(options_.threads);
@@ -99,9 +104,10 @@ class FileWriter::Impl {
     out_->write(file::kMagic, file::kMagicSize);
   }
 
-  void write(const RecordBatch& batch) {
+  void write(const RecordBatch& given) {
     check_usable();
     guarded([&] {
+      const RecordBatch& batch = with_variants_shredded(given);
       shredder_.check(batch);
       for (int64_t row = 0; row < batch.num_rows;) {
         const int64_t room = options_.row_group_rows - group_rows_;
@@ -112,7 +118,54 @@ class FileWriter::Impl {
         row = end;
         if (group_rows_ >= options_.row_group_rows || group_bytes() >= options_.row_group_bytes) flush_row_group();
       }
+      adapted_.columns.clear();  // it borrows the caller's buffers
     });
+  }
+
+  // Unshredded VARIANT columns (binary metadata and value) written to a
+  // field the schema shreds: the batch with those columns shredded into its
+  // layout, the others borrowed as they are; else the batch itself.
+  const RecordBatch& with_variants_shredded(const RecordBatch& batch) {
+    if (!has_shredded_variants_ || batch.columns.size() != schema_.root().num_children()) return batch;
+    bool any = false;
+    for (size_t i = 0; i < batch.columns.size(); ++i) any = any || needs_shredding(i, batch.columns[i]);
+    if (!any) return batch;
+    adapted_.num_rows = batch.num_rows;
+    adapted_.columns.clear();
+    for (size_t i = 0; i < batch.columns.size(); ++i) {
+      const SchemaNode& field = schema_.root().child(i);
+      adapted_.columns.push_back(needs_shredding(i, batch.columns[i]) ? variant::shred(batch.columns[i], schema_, field)
+                                                                      : borrowed(batch.columns[i]));
+    }
+    return adapted_;
+  }
+
+  bool needs_shredding(size_t field, const Array& a) const {
+    const SchemaNode& n = schema_.root().child(field);
+    if (!n.is_group() || !n.logical_type().VARIANT || a.kind != ArrayKind::kStruct) return false;
+    bool shredded_field = false;
+    for (const SchemaNode* c : n.children()) shredded_field = shredded_field || c->name() == "typed_value";
+    for (const Array& c : a.children)
+      if (c.name == "typed_value") return false;  // already in a shredded layout
+    return shredded_field;
+  }
+
+  // `a` sharing its buffers, which outlive the write that borrows them.
+  static Array borrowed(const Array& a) {
+    static const int kTag = 0;
+    const std::shared_ptr<const void> no_owner(std::shared_ptr<const void>(), &kTag);
+    auto view = [&](const Buffer& b) { return Buffer::view(no_owner, b.data(), b.size()); };
+    Array out;
+    out.kind = a.kind;
+    out.name = a.name;
+    out.type = a.type;
+    out.length = a.length;
+    out.null_count = a.null_count;
+    out.validity = view(a.validity);
+    out.offsets = view(a.offsets);
+    out.values = view(a.values);
+    for (const Array& c : a.children) out.children.push_back(borrowed(c));
+    return out;
   }
 
   void flush_row_group() {
@@ -257,6 +310,8 @@ class FileWriter::Impl {
   Schema schema_;
   WriteOptions options_;
   Shredder shredder_;
+  bool has_shredded_variants_ = false;
+  RecordBatch adapted_;  // write()'s batch with its VARIANT columns shredded
   std::vector<std::unique_ptr<ColumnWriter>> columns_;
   std::unique_ptr<ThreadPool> pool_;
   std::vector<std::vector<ShreddedLeaf>> leaves_;  // per field, reused across slices

@@ -203,23 +203,22 @@ TextType type_of_node(const SchemaNode& n) {
   const format::LogicalType& l = n.logical_type();
   if (n.is_group()) {
     if (l.VARIANT) {
-      bool metadata = false, value = false;
+      // Built as metadata and value; a typed_value in the schema is filled by
+      // the writer, which shreds the values into it.
+      const SchemaNode* parts[2] = {nullptr, nullptr};
       for (size_t i = 0; i < n.num_children(); ++i) {
         const SchemaNode& c = n.child(i);
-        if (c.name() == "typed_value") unsupported(n, "a shredded VARIANT (typed_value)");
         const bool binary = c.is_leaf() && *c.physical_type() == format::Type::BYTE_ARRAY;
-        if (c.name() == "metadata" && binary && c.repetition() == format::FieldRepetitionType::REQUIRED)
-          metadata = true;
-        if (c.name() == "value" && binary) value = true;
+        if (c.name() == "metadata" && binary && c.repetition() == format::FieldRepetitionType::REQUIRED) parts[0] = &c;
+        if (c.name() == "value" && binary) parts[1] = &c;
       }
-      if (!metadata || !value || n.num_children() != 2)
-        unsupported(n, "a VARIANT group other than {required binary metadata; binary value}");
+      if (!parts[0] || !parts[1]) unsupported(n, "a VARIANT group without {required binary metadata; binary value}");
       t.kind = K::kVariant;
-      for (size_t i = 0; i < 2; ++i) {
+      for (const SchemaNode* c : parts) {
         TextType part;
         part.kind = K::kBinary;
-        part.name = n.child(i).name();
-        part.required = n.child(i).repetition() == format::FieldRepetitionType::REQUIRED;
+        part.name = c->name();
+        part.required = c->repetition() == format::FieldRepetitionType::REQUIRED;
         t.children.push_back(std::move(part));
       }
       return t;

@@ -334,7 +334,7 @@ class Unshredder {
       // A missing field need not be in this row's metadata.
       const Pair& q = *f.pair;
       if (!f.group->is_valid(i) || !((q.value && q.value->is_valid(i)) || (q.typed && q.typed->is_valid(i)))) continue;
-      writer_.field(field_id(f, p, i), f.name);
+      writer_.field(field_id(f, p), f.name);
       write(*f.pair, i);
     }
     if (rest) {
@@ -352,7 +352,7 @@ class Unshredder {
     writer_.end_object();
   }
 
-  uint32_t field_id(ShreddedField& f, const Pair& p, int64_t i) {
+  uint32_t field_id(ShreddedField& f, const Pair& p) {
     if (f.generation != generation_) {
       const auto id = metadata_.find(f.name);
       if (!id) invalid(p.path, row_, "field '" + std::string(f.name) + "' is not in the metadata");

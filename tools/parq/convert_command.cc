@@ -4,9 +4,11 @@
 // to infer the schema, once to fill batches; memory holds one batch.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -22,6 +24,7 @@
 #include "parq/schema/schema_text.h"
 #include "parq/text/row_text.h"
 #include "parq/text/text_input.h"
+#include "parq/variant/shredding.h"
 #include "write_options.h"
 
 namespace parq::tool {
@@ -152,6 +155,8 @@ int text_to_parquet(const Args& args, const std::string& in_path, Kind kind, con
   Schema schema;
   text::TextType types;
   if (auto s = args.value("schema")) {
+    if (!args.all("variant").empty())
+      throw UsageError("--variant applies to inferred schemas; with --schema, declare the column VARIANT");
     schema = parse_schema_text(slurp(*s));
     types = text::type_of(schema);
   } else {
@@ -163,11 +168,32 @@ int text_to_parquet(const Args& args, const std::string& in_path, Kind kind, con
     });
     types = inference.result();
     if (types.children.empty()) throw Error(in_path + ": no columns to write (an empty input?)");
+    // --variant COL: the column holds any JSON value, as a VARIANT.
+    for (const std::string& name : args.all("variant")) {
+      auto it = std::find_if(types.children.begin(), types.children.end(),
+                             [&](const text::TextType& t) { return t.name == name; });
+      if (it == types.children.end()) throw UsageError("--variant " + name + ": the input has no such column");
+      text::TextType v;
+      v.kind = text::TextType::kVariant;
+      v.name = name;
+      v.children = {{text::TextType::kBinary, "metadata", true}, {text::TextType::kBinary, "value", false}};
+      *it = std::move(v);
+    }
     schema = text::schema_of(types);
   }
 
   WriteOptions options = parse_write_options(args);
-  BatchSink writer(out_path, schema, options, args);
+  // Opened with the first batch: --shred-variants takes the shredded layout
+  // of each VARIANT column from that batch's values.
+  const bool shred = args.flag("shred-variants");
+  std::optional<BatchSink> sink;
+  auto write_batch = [&](RecordBatch batch) {
+    if (!sink) {
+      if (shred) schema = variant::with_inferred_shredding(schema, batch);
+      sink.emplace(out_path, schema, options, args);
+    }
+    sink->write(batch);
+  };
   text::BatchBuilder builder(types);
   Progress progress(data.size());
   int64_t rows = 0;
@@ -177,12 +203,12 @@ int text_to_parquet(const Args& args, const std::string& in_path, Kind kind, con
     } catch (const Error& e) {
       throw e.with_context(in_path + ": line " + std::to_string(line));
     }
-    if (builder.num_rows() == batch_rows) writer.write(builder.finish());
+    if (builder.num_rows() == batch_rows) write_batch(builder.finish());
     progress.update(++rows, offset);
     return true;
   });
-  if (builder.num_rows() > 0) writer.write(builder.finish());
-  writer.close();
+  if (builder.num_rows() > 0 || !sink) write_batch(builder.finish());
+  sink->close();
   return 0;
 }
 
@@ -226,6 +252,8 @@ int run_convert(const std::vector<std::string>& argv) {
                                                              {"schema", true},
                                                              {"delimiter", true},
                                                              {"infer-rows", true},
+                                                             {"variant", true},
+                                                             {"shred-variants", false},
                                                              {"batch-rows", true}})));
   const auto& paths = args.expect_positionals({"IN", "OUT"});
   const Kind from = args.value("from") ? kind_of(*args.value("from")) : kind_of_path(paths[0], "--from");
@@ -261,6 +289,9 @@ const Command kConvertCommand = {
     "                           inferring one\n"
     "  --delimiter C            CSV field separator (,)\n"
     "  --infer-rows N           infer types from the first N rows\n"
+    "  --variant COL            COL holds any JSON value, as a VARIANT (repeatable)\n"
+    "  --shred-variants         shred VARIANT columns into typed columns, in a layout\n"
+    "                           taken from the first batch's values\n"
     "  --batch-rows N           rows per batch (65536)\n"
     "\n" PARQ_WRITE_OPTIONS_HELP "\n" PARQ_PARTITION_OPTIONS_HELP,
     run_convert,

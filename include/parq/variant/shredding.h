@@ -17,7 +17,11 @@
 // is plain, reads as missing where it is null.
 #pragma once
 
+#include <optional>
+
 #include "parq/array/array.h"
+#include "parq/schema/field.h"
+#include "parq/schema/schema.h"
 
 namespace parq::variant {
 
@@ -35,5 +39,29 @@ Array unshred(const Array& group);
 
 // Every VARIANT struct in the batch, at any depth, replaced by unshred()'s.
 void unshred_variants(RecordBatch& batch);
+
+// The other way: an unshredded VARIANT `group` (binary `metadata` and
+// `value`) in the layout of `target`, a VARIANT group of `schema` with
+// `typed_value` columns. A value goes to a typed column when it has the
+// column's type (integers of any width that fit the column's, decimals of
+// its scale that fit its precision, timestamps of its unit and zone); other
+// values stay in `value`, and an object's fields the layout does not shred
+// stay in `value` as an object of their own. Throws parq::Error
+// (kInvalidArgument) for a value the layout has no place for (it lacks the
+// `value` column that would take it), kUnsupported for a layout the spec
+// does not allow.
+Array shred(const Array& group, const Schema& schema, const SchemaNode& target);
+
+// A `typed_value` layout for the values of an unshredded VARIANT `group`:
+// an object layout when most values are objects (shredding the fields at
+// least a tenth of them have), an array layout when most are arrays, a typed
+// column when most are of one primitive type (integers as INT64); nullopt
+// when no kind is the majority. Nesting stops at 8 levels and 256 fields.
+std::optional<Field> infer_shredding(const Array& group);
+
+// `schema` with a typed_value layout inferred from `sample` for each
+// top-level VARIANT field that has none (`sample` holding its values
+// unshredded).
+Schema with_inferred_shredding(const Schema& schema, const RecordBatch& sample);
 
 }  // namespace parq::variant
