@@ -4,7 +4,9 @@
 // its name, take no more bytes than it was given, and, written again by
 // ValueWriter element by element, read back as the same text; nothing may
 // crash or run long. The value bytes also go through the filters' variant
-// predicates, which read them without the validation above.
+// predicates, which read them without the validation above; and a valid
+// value, shredded into the layout inferred from it and rebuilt, must read
+// back as the same text.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -13,7 +15,9 @@
 
 #include "filter/variant_predicate.h"
 #include "parq/error.h"
+#include "parq/schema/schema_text.h"
 #include "parq/text/variant_text.h"
+#include "parq/variant/shredding.h"
 #include "parq/variant/variant.h"
 #include "parq/variant/variant_writer.h"
 
@@ -59,6 +63,43 @@ void rewrite(const parq::variant::Value& v, parq::variant::ValueWriter& w) {
   }
 }
 
+parq::Array binary(const char* name, std::span<const uint8_t> bytes) {
+  parq::Array a;
+  a.name = name;
+  a.type.physical = parq::format::Type::BYTE_ARRAY;
+  a.length = 1;
+  a.offsets.append_value<int32_t>(0);
+  a.offsets.append_value(static_cast<int32_t>(bytes.size()));
+  a.values.append(bytes.data(), bytes.size());
+  return a;
+}
+
+// The value shredded into the layout inferred from it, rebuilt, as text.
+std::string shredded_and_back(std::span<const uint8_t> metadata, std::span<const uint8_t> value) {
+  static const parq::Schema kPlain = parq::parse_schema_text(
+      "message m { optional group v (VARIANT(1)) { required binary metadata; optional binary value; } }");
+  parq::RecordBatch batch;
+  batch.num_rows = 1;
+  parq::Array v;
+  v.kind = parq::ArrayKind::kStruct;
+  v.name = "v";
+  v.type.logical.VARIANT.emplace();
+  v.length = 1;
+  v.children.push_back(binary("metadata", metadata));
+  v.children.push_back(binary("value", value));
+  batch.columns.push_back(std::move(v));
+  const parq::Schema layout = parq::variant::with_inferred_shredding(kPlain, batch);
+  const parq::Array back =
+      parq::variant::unshred(parq::variant::shred(batch.columns[0], layout, layout.root().child(0)));
+  const parq::Array& out = back.children[1];
+  const int32_t* o = out.offsets_data();
+  const auto m = parq::variant::Metadata::parse(metadata);
+  std::string json;
+  parq::text::append_variant_json(
+      json, parq::variant::Value::parse(m, {out.values.data() + o[0], static_cast<size_t>(o[1] - o[0])}));
+  return json;
+}
+
 }  // namespace
 
 const std::vector<parq::filter::VariantPredicate>& predicates() {
@@ -99,6 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string json_again;
     parq::text::append_variant_json(json_again, parq::variant::Value::parse(m, again.span()));
     check(json_again == json);
+    check(shredded_and_back(metadata.first(m.encoded_size()), value.first(v.encoded_size())) == json);
   } catch (const parq::Error&) {
   }
   return 0;

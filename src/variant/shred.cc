@@ -56,9 +56,11 @@ struct Builder {
       case ArrayKind::kStruct:
         for (auto& c : children) c->null_slot();
         return;
-      case ArrayKind::kList:
-        offsets.append_value(offsets.data_as<int32_t>()[length - 1]);
+      case ArrayKind::kList: {
+        const int32_t end = offsets.data_as<int32_t>()[length - 1];  // a copy: appending may move the buffer
+        offsets.append_value(end);
         return;
+      }
       default:
         zero();
     }

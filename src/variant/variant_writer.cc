@@ -81,7 +81,7 @@ void ValueWriter::string(std::string_view value) {
   if (value.size() < 64) {
     uint8_t* p = out_->extend(1 + value.size());
     p[0] = static_cast<uint8_t>(value.size() << 2 | kShortStringBasic);
-    std::memcpy(p + 1, value.data(), value.size());
+    if (!value.empty()) std::memcpy(p + 1, value.data(), value.size());
     return;
   }
   const auto size = static_cast<uint32_t>(value.size());
