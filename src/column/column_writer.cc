@@ -91,6 +91,7 @@ void apply(ColumnWriterOptions& r, const ColumnWriteOptions& c) {
   if (c.codec) r.codec = *c.codec;
   if (c.statistics) r.statistics = *c.statistics;
   if (c.bloom_filter) r.bloom_filter = *c.bloom_filter;
+  if (c.float_total_order) r.float_total_order = *c.float_total_order;
 }
 
 format::BoundaryOrder boundary_order(const format::ColumnIndex& index, const StatisticsBuilder& order) {
@@ -127,6 +128,7 @@ ColumnWriterOptions resolve_column_options(const WriteOptions& o, const ColumnDe
   r.page_crc = o.page_crc;
   r.min_compression_saving = o.min_compression_saving;
   r.max_statistics_bytes = o.max_statistics_bytes;
+  r.float_total_order = o.float_total_order;
   r.page_bytes = o.page_bytes;
   r.page_rows = o.page_rows;
   // std::map orders a group's path before the paths below it, so the most
@@ -156,8 +158,8 @@ ColumnWriter::ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions o
     dictionary_ = ValueWriter::make(column_, Encoding::RLE_DICTIONARY, options_.dictionary_limits);
   fallback_ = ValueWriter::make(column_, options_.fallback);
   if (options_.statistics || options_.page_index) {
-    page_stats_ = StatisticsBuilder::make(column_, options_.max_statistics_bytes);
-    chunk_stats_ = StatisticsBuilder::make(column_, options_.max_statistics_bytes);
+    page_stats_ = StatisticsBuilder::make(column_, options_.max_statistics_bytes, options_.float_total_order);
+    chunk_stats_ = StatisticsBuilder::make(column_, options_.max_statistics_bytes, options_.float_total_order);
   }
   def_encoder_.reset(encoding::bit_width_for(static_cast<uint64_t>(column_.max_definition_level)));
   rep_encoder_.reset(encoding::bit_width_for(static_cast<uint64_t>(column_.max_repetition_level)));

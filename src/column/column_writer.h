@@ -39,6 +39,7 @@ struct ColumnWriterOptions {
   bool page_crc = true;
   double min_compression_saving = 0.125;
   size_t max_statistics_bytes = 64;
+  bool float_total_order = false;
   int64_t page_bytes = int64_t{1} << 20;
   int64_t page_rows = 20000;
   std::optional<BloomFilterOptions> bloom_filter;

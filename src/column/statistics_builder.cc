@@ -309,7 +309,8 @@ Truncation truncation_for(const ValueType& type) {
   return Truncation::kBytes;
 }
 
-std::unique_ptr<StatisticsBuilder> make_for_order(const ColumnDescriptor& column, size_t max_bound_bytes) {
+std::unique_ptr<StatisticsBuilder> make_for_order(const ColumnDescriptor& column, size_t max_bound_bytes,
+                                                  bool float_total_order) {
   const ValueType& type = column.type;
   const bool floating = type.physical == Type::FLOAT || type.physical == Type::DOUBLE ||
                         (type.physical == Type::FIXED_LEN_BYTE_ARRAY && type.logical.FLOAT16);
@@ -318,7 +319,7 @@ std::unique_ptr<StatisticsBuilder> make_for_order(const ColumnDescriptor& column
     if (floating) return detail::make_number_statistics(column, false);
     return std::make_unique<CountingStatistics>();
   }
-  if (auto numbers = detail::make_number_statistics(column, true)) return numbers;
+  if (auto numbers = detail::make_number_statistics(column, true, float_total_order)) return numbers;
   const bool is_unsigned = column.sort_order == SortOrder::kUnsigned;
   const bool decimal = type.logical.DECIMAL.has_value();
   switch (type.physical) {
@@ -351,8 +352,9 @@ void wrong_statistics_input(const char* what, const char* column_kind) {
 
 }  // namespace detail
 
-std::unique_ptr<StatisticsBuilder> StatisticsBuilder::make(const ColumnDescriptor& column, size_t max_bound_bytes) {
-  std::unique_ptr<StatisticsBuilder> builder = make_for_order(column, max_bound_bytes);
+std::unique_ptr<StatisticsBuilder> StatisticsBuilder::make(const ColumnDescriptor& column, size_t max_bound_bytes,
+                                                           bool float_total_order) {
+  std::unique_ptr<StatisticsBuilder> builder = make_for_order(column, max_bound_bytes, float_total_order);
   const Type physical = column.type.physical;
   builder->reports_nans_ = physical == Type::FLOAT || physical == Type::DOUBLE ||
                            (physical == Type::FIXED_LEN_BYTE_ARRAY && column.type.logical.FLOAT16.has_value());
@@ -360,8 +362,10 @@ std::unique_ptr<StatisticsBuilder> StatisticsBuilder::make(const ColumnDescripto
   // numeric columns, and for booleans (false < true either way).
   const bool signed_number =
       physical == Type::INT32 || physical == Type::INT64 || physical == Type::FLOAT || physical == Type::DOUBLE;
-  builder->legacy_bounds_ = (physical == Type::BOOLEAN && column.sort_order != SortOrder::kUnknown) ||
-                            (signed_number && column.sort_order == SortOrder::kSigned);
+  // Not under total order, whose NaN bounds the old fields never knew.
+  builder->legacy_bounds_ =
+      (physical == Type::BOOLEAN && column.sort_order != SortOrder::kUnknown) ||
+      (signed_number && column.sort_order == SortOrder::kSigned && !(float_total_order && builder->reports_nans_));
   return builder;
 }
 

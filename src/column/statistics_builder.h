@@ -32,7 +32,12 @@ class StatisticsBuilder {
   // increment the last character, so their bounds stay valid UTF-8.
   // FIXED_LEN_BYTE_ARRAY and decimal bounds are never truncated: a shorter
   // value is not a value of the column.
-  static std::unique_ptr<StatisticsBuilder> make(const ColumnDescriptor& column, size_t max_bound_bytes);
+  //
+  // `float_total_order`: FLOAT, DOUBLE and FLOAT16 bounds in IEEE 754 total
+  // order (ColumnOrder IEEE_754_TOTAL_ORDER): zeros keep their sign, and a
+  // column of only NaNs has its least and greatest NaN as bounds.
+  static std::unique_ptr<StatisticsBuilder> make(const ColumnDescriptor& column, size_t max_bound_bytes,
+                                                 bool float_total_order = false);
 
   // `n` values: BOOLEAN as one byte 0/1 each; INT32/FLOAT 4 bytes,
   // INT64/DOUBLE 8, INT96 12, FIXED_LEN_BYTE_ARRAY type_length bytes each.
@@ -85,7 +90,8 @@ namespace detail {
 // (BOOLEAN, INT32, INT64, FLOAT, DOUBLE, FLOAT16), in
 // statistics_builder_types.cc; null for other columns. Without `bounds` it
 // only counts (NaNs of a floating-point column whose order is unknown).
-std::unique_ptr<StatisticsBuilder> make_number_statistics(const ColumnDescriptor& column, bool bounds);
+std::unique_ptr<StatisticsBuilder> make_number_statistics(const ColumnDescriptor& column, bool bounds,
+                                                          bool float_total_order = false);
 
 // Raises the error for a value batch of the wrong form (`what`) for the
 // builder of `column_kind`.

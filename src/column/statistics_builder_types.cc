@@ -56,6 +56,34 @@ bool from_bytes(std::string_view s, T& v) {
 
 int three_way(bool less, bool greater) { return less ? -1 : greater ? 1 : 0; }
 
+// What IEEE 754 total order needs beside the numeric bounds: the signs of
+// the zeros seen, and the least and greatest NaNs (by their total-order
+// keys), which are the bounds when every value is NaN.
+struct TotalOrderExtras {
+  bool negative_zero = false, positive_zero = false;
+  bool has_nan = false;
+  uint64_t nan_lo_key = 0, nan_hi_key = 0, nan_lo_bits = 0, nan_hi_bits = 0;
+
+  void add_nan(uint64_t key, uint64_t bits) {
+    if (!has_nan || key < nan_lo_key) nan_lo_key = key, nan_lo_bits = bits;
+    if (!has_nan || key > nan_hi_key) nan_hi_key = key, nan_hi_bits = bits;
+    has_nan = true;
+  }
+  void merge(const TotalOrderExtras& o) {
+    negative_zero = negative_zero || o.negative_zero;
+    positive_zero = positive_zero || o.positive_zero;
+    if (o.has_nan) {
+      add_nan(o.nan_lo_key, o.nan_lo_bits);
+      add_nan(o.nan_hi_key, o.nan_hi_bits);
+    }
+  }
+};
+
+template <class Kind>
+concept HasTotalOrder = requires {
+  &Kind::encode_total;
+};
+
 // ---- portable passes ----
 
 // Integers (and booleans as bytes): the compiler turns the selects into
@@ -372,6 +400,33 @@ struct FloatKind {
     if (!from_bytes(a, x) || !from_bytes(b, y)) return a.compare(b);
     return three_way(x < y, y < x);
   }
+
+  // IEEE 754 total order: which zeros a batch holds (the scan's bounds
+  // treat both alike) and its NaNs' least and greatest bit patterns.
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  static constexpr Bits kSign = Bits{1} << (8 * sizeof(T) - 1);
+  static Bits total_key(Bits bits) { return (bits & kSign) != 0 ? static_cast<Bits>(~bits) : bits | kSign; }
+  static bool is_zero(T v) { return v == 0; }
+  static void extras(const uint8_t* p, size_t n, const Range<T>& r, TotalOrderExtras& e) {
+    const bool zeros = r.counted != 0 && (r.lo == 0 || r.hi == 0);
+    if (!zeros && r.nans == 0) return;
+    for (size_t i = 0; i < n; ++i) {
+      const T v = load<T>(p + i * sizeof(T));
+      const Bits bits = load<Bits>(p + i * sizeof(T));
+      if (v == 0) {
+        ((bits & kSign) != 0 ? e.negative_zero : e.positive_zero) = true;
+      } else if (v != v) {
+        e.add_nan(total_key(bits), bits);
+      }
+    }
+  }
+  // The bound as total order has it: a zero keeps its sign (-0 when a -0
+  // was seen for a min, +0 when a +0 was seen for a max).
+  static std::string encode_total(T v, bool is_max, const TotalOrderExtras& e) {
+    if (v == 0) v = is_max ? (e.positive_zero ? T(0) : -T(0)) : (e.negative_zero ? -T(0) : T(0));
+    return to_bytes(v);
+  }
+  static std::string encode_nan(uint64_t bits) { return to_bytes(static_cast<Bits>(bits)); }
 };
 
 struct HalfKind {
@@ -396,6 +451,18 @@ struct HalfKind {
     const uint16_t kx = half_key(x), ky = half_key(y);
     return three_way(kx < ky, ky < kx);
   }
+
+  // Keys already order -0 below +0, as total order does; only NaNs are
+  // looked at again.
+  static void extras(const uint8_t* p, size_t n, const Range<uint16_t>& r, TotalOrderExtras& e) {
+    if (r.nans == 0) return;
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t bits = load<uint16_t>(p + 2 * i);
+      if (half_is_nan(bits)) e.add_nan(half_key(bits), bits);
+    }
+  }
+  static std::string encode_total(uint16_t key, bool, const TotalOrderExtras&) { return to_bytes(half_bits(key)); }
+  static std::string encode_nan(uint64_t bits) { return to_bytes(static_cast<uint16_t>(bits)); }
 };
 
 template <class Kind>
@@ -403,13 +470,15 @@ class NumberStatistics final : public StatisticsBuilder {
   using T = typename Kind::Value;
 
  public:
-  explicit NumberStatistics(bool bounds) : bounds_(bounds) {}
+  NumberStatistics(bool bounds, bool total_order) : bounds_(bounds), total_order_(total_order) {}
 
   void add_values(const void* values, size_t n) override {
     if (n == 0) return;
     const Range<T> r = Kind::scan(static_cast<const uint8_t*>(values), n);
     nan_count_ += r.nans;
     if (r.counted != 0) include(r.lo, r.hi);
+    if constexpr (HasTotalOrder<Kind>)
+      if (total_order_) Kind::extras(static_cast<const uint8_t*>(values), n, r, extras_);
   }
   void add_byte_arrays(const int32_t*, const uint8_t*, size_t) override {
     detail::wrong_statistics_input("BYTE_ARRAY values", Kind::kName);
@@ -420,15 +489,19 @@ class NumberStatistics final : public StatisticsBuilder {
     null_count_ += o->null_count_;
     nan_count_ += o->nan_count_;
     if (o->has_) include(o->min_, o->max_);
+    extras_.merge(o->extras_);
   }
   void reset() override {
     null_count_ = nan_count_ = 0;
     has_ = false;
+    extras_ = {};
   }
 
-  bool has_bounds() const override { return bounds_ && has_; }
-  std::string min_bytes() const override { return has_bounds() ? Kind::encode(min_, false) : std::string(); }
-  std::string max_bytes() const override { return has_bounds() ? Kind::encode(max_, true) : std::string(); }
+  // Under total order a column of only NaNs has bounds: its least and
+  // greatest NaN.
+  bool has_bounds() const override { return bounds_ && (has_ || (total_order_ && extras_.has_nan)); }
+  std::string min_bytes() const override { return bound(false); }
+  std::string max_bytes() const override { return bound(true); }
   int compare(std::string_view a, std::string_view b) const override { return Kind::compare(a, b); }
 
  private:
@@ -443,15 +516,28 @@ class NumberStatistics final : public StatisticsBuilder {
     max_ = std::max(max_, hi);
   }
 
+  std::string bound(bool is_max) const {
+    if (!has_bounds()) return {};
+    if constexpr (HasTotalOrder<Kind>) {
+      if (total_order_) {
+        if (!has_) return Kind::encode_nan(is_max ? extras_.nan_hi_bits : extras_.nan_lo_bits);
+        return Kind::encode_total(is_max ? max_ : min_, is_max, extras_);
+      }
+    }
+    return Kind::encode(is_max ? max_ : min_, is_max);
+  }
+
   bool bounds_;
+  bool total_order_;
   bool has_ = false;
   T min_{};
   T max_{};
+  TotalOrderExtras extras_;
 };
 
 template <class Kind>
-std::unique_ptr<StatisticsBuilder> number(bool bounds) {
-  return std::make_unique<NumberStatistics<Kind>>(bounds);
+std::unique_ptr<StatisticsBuilder> number(bool bounds, bool total_order = false) {
+  return std::make_unique<NumberStatistics<Kind>>(bounds, total_order);
 }
 
 template <class T>
@@ -464,7 +550,8 @@ std::unique_ptr<StatisticsBuilder> integer(SortOrder order, bool bounds) {
 
 namespace detail {
 
-std::unique_ptr<StatisticsBuilder> make_number_statistics(const ColumnDescriptor& column, bool bounds) {
+std::unique_ptr<StatisticsBuilder> make_number_statistics(const ColumnDescriptor& column, bool bounds,
+                                                          bool float_total_order) {
   switch (column.type.physical) {
     case Type::BOOLEAN:
       return number<BooleanKind>(bounds);
@@ -473,11 +560,12 @@ std::unique_ptr<StatisticsBuilder> make_number_statistics(const ColumnDescriptor
     case Type::INT64:
       return integer<int64_t>(column.sort_order, bounds);
     case Type::FLOAT:
-      return number<FloatKind<float>>(bounds);
+      return number<FloatKind<float>>(bounds, float_total_order);
     case Type::DOUBLE:
-      return number<FloatKind<double>>(bounds);
+      return number<FloatKind<double>>(bounds, float_total_order);
     case Type::FIXED_LEN_BYTE_ARRAY:
-      if (column.type.logical.FLOAT16 && column.type.type_length == 2) return number<HalfKind>(bounds);
+      if (column.type.logical.FLOAT16 && column.type.type_length == 2)
+        return number<HalfKind>(bounds, float_total_order);
       break;
     case Type::INT96:
     case Type::BYTE_ARRAY:

@@ -99,7 +99,16 @@ class FileWriter::Impl {
     metadata_.created_by = options_.created_by.empty() ? default_created_by() : options_.created_by;
     if (!options_.key_value_metadata.empty()) metadata_.key_value_metadata = options_.key_value_metadata;
     std::vector<format::ColumnOrder> orders(schema_.num_columns());
-    for (auto& o : orders) o.TYPE_ORDER.emplace();
+    for (size_t c = 0; c < orders.size(); ++c) {
+      const ValueType& t = schema_.column(c).type;
+      const bool floating = t.physical == format::Type::FLOAT || t.physical == format::Type::DOUBLE ||
+                            (t.physical == format::Type::FIXED_LEN_BYTE_ARRAY && t.logical.FLOAT16);
+      if (floating && resolve_column_options(options_, schema_.column(c)).float_total_order) {
+        orders[c].IEEE_754_TOTAL_ORDER.emplace();
+      } else {
+        orders[c].TYPE_ORDER.emplace();
+      }
+    }
     metadata_.column_orders = std::move(orders);
     out_->write(file::kMagic, file::kMagicSize);
   }

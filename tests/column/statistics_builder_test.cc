@@ -731,3 +731,47 @@ TEST(StatisticsBuilderTest, ResetForgetsEverything) {
 
 }  // namespace
 }  // namespace parq
+
+namespace parq {
+namespace {
+
+// IEEE 754 total order: zeros keep their sign in the bounds, and a run of
+// only NaNs is bounded by its least and greatest NaN (a negative NaN below a
+// positive one; payloads ordered), merged pages included.
+TEST(StatisticsBuilderTotalOrder, ZerosKeepTheirSignAndNanOnlyRunsHaveNanBounds) {
+  const Schema schema = Schema::from_elements({testing::root(1), testing::leaf("v", testing::kRequired, Type::DOUBLE)});
+  auto make = [&] { return StatisticsBuilder::make(schema.column(0), 64, true); };
+  auto total = make();
+  add(*total, std::vector<double>{0.0, 3.0});
+  EXPECT_EQ(total->min_bytes(), bytes(0.0));  // +0: no -0 was seen
+  add(*total, std::vector<double>{-0.0});
+  EXPECT_EQ(total->min_bytes(), bytes(-0.0));
+  EXPECT_EQ(total->max_bytes(), bytes(3.0));
+  auto negative = make();
+  add(*negative, std::vector<double>{-2.0, -0.0});
+  EXPECT_EQ(negative->max_bytes(), bytes(-0.0));  // the type's order would write +0
+
+  uint64_t positive_nan = 0x7ff8000000000001, negative_nan = 0xfff8000000000000, quiet = 0x7ff8000000000000;
+  double values[3];
+  std::memcpy(&values[0], &positive_nan, 8);
+  std::memcpy(&values[1], &negative_nan, 8);
+  std::memcpy(&values[2], &quiet, 8);
+  auto page1 = make(), page2 = make(), chunk = make();
+  page1->add_values(values, 2);
+  page2->add_values(values + 2, 1);
+  chunk->merge(*page1);
+  chunk->merge(*page2);
+  ASSERT_TRUE(chunk->has_bounds());
+  EXPECT_EQ(chunk->min_bytes(), bytes(negative_nan));
+  EXPECT_EQ(chunk->max_bytes(), bytes(positive_nan));
+  EXPECT_EQ(chunk->nan_count(), 3);
+  const format::Statistics s = chunk->to_thrift();
+  EXPECT_FALSE(s.min.has_value());  // no legacy bounds under total order
+  // The type's order writes no bounds for a NaN-only run.
+  auto typed = StatisticsBuilder::make(schema.column(0), 64, false);
+  typed->add_values(values, 3);
+  EXPECT_FALSE(typed->has_bounds());
+}
+
+}  // namespace
+}  // namespace parq

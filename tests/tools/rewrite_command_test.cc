@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "parq/file/file_reader.h"
+#include "parq/file/page_index.h"
 #include "test_paths.h"
 
 namespace parq::testing {
@@ -151,6 +153,59 @@ TEST_F(RewriteCommand, InPlaceRewriteReplacesTheFileWhole) {
   EXPECT_EQ(run_tool({"cat", file.string()}).out, before);
   EXPECT_THAT(run_tool({"meta", file.string()}).out, HasSubstr("GZIP"));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), {}), 1);
+}
+
+}  // namespace
+}  // namespace parq::testing
+
+namespace parq::testing {
+namespace {
+
+// Float orders: a rewrite keeps each column's ColumnOrder, and its IEEE 754
+// total-order statistics are parquet-java's exactly (zeros with their sign,
+// NaN bounds for a row group of only NaNs, column indexes for it too);
+// --float-order type asks for the type's order instead.
+TEST(RewriteFloatOrders, TotalOrderStatisticsMatchParquetJavasAndOrdersAreKept) {
+  const std::string source = (corpus_dir() / "data" / "floating_orders_nan_count.parquet").string();
+  TempDir dir("float-orders");
+  CommandResult r = run_tool({"rewrite", source, dir / "total.parquet", "--row-group-rows", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto before = FileReader::open(source);
+  auto after = FileReader::open(dir / "total.parquet");
+  ASSERT_TRUE(after->metadata().column_orders.has_value());
+  EXPECT_EQ(*after->metadata().column_orders, *before->metadata().column_orders);
+  ASSERT_EQ(after->metadata().row_groups.size(), before->metadata().row_groups.size());
+  int compared = 0, nan_bounds = 0;
+  for (size_t g = 0; g < before->metadata().row_groups.size(); ++g)
+    for (size_t c = 0; c < before->schema().num_columns(); ++c) {
+      if (!(*before->metadata().column_orders)[c].IEEE_754_TOTAL_ORDER) continue;
+      const format::Statistics& want = *before->metadata().row_groups[g].columns[c].meta_data->statistics;
+      const format::Statistics& got = *after->metadata().row_groups[g].columns[c].meta_data->statistics;
+      SCOPED_TRACE("row group " + std::to_string(g) + ", column " + std::to_string(c));
+      EXPECT_EQ(got.min_value, want.min_value);
+      EXPECT_EQ(got.max_value, want.max_value);
+      EXPECT_EQ(got.nan_count, want.nan_count);
+      EXPECT_FALSE(got.min.has_value());  // no legacy bounds beside NaN ones
+      ++compared;
+      nan_bounds += got.nan_count == int64_t{10};
+      // The column index exists where parquet-java wrote one, with its bounds.
+      const auto want_index = read_page_index(*before, g, c);
+      const auto got_index = read_page_index(*after, g, c);
+      ASSERT_TRUE(want_index && got_index && want_index->column_index && got_index->column_index);
+      EXPECT_EQ(got_index->column_index->min_values, want_index->column_index->min_values);
+      EXPECT_EQ(got_index->column_index->max_values, want_index->column_index->max_values);
+    }
+  EXPECT_EQ(compared, 15);
+  EXPECT_EQ(nan_bounds, 3);  // the NaN-only row group, in each of the three types
+
+  r = run_tool({"rewrite", source, dir / "type.parquet", "--float-order", "type"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto typed = FileReader::open(dir / "type.parquet");
+  for (const auto& order : *typed->metadata().column_orders) EXPECT_TRUE(order.TYPE_ORDER.has_value());
+  EXPECT_EQ(run_tool({"cat", dir / "type.parquet"}).out, run_tool({"cat", source}).out);
+  r = run_tool({"rewrite", source, dir / "x.parquet", "--float-order", "ieee"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--float-order takes total or type"));
 }
 
 }  // namespace

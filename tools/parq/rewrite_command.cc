@@ -40,6 +40,12 @@ int run_rewrite(const std::vector<std::string>& argv) {
   }
   auto in = FileReader::open(paths[0]);
   if (in->metadata().key_value_metadata) options.key_value_metadata = *in->metadata().key_value_metadata;
+  // Each column keeps the source's float order unless --float-order names one.
+  if (!args.value("float-order") && in->metadata().column_orders) {
+    const auto& orders = *in->metadata().column_orders;
+    for (size_t c = 0; c < orders.size() && c < in->schema().num_columns(); ++c)
+      if (orders[c].IEEE_754_TOTAL_ORDER) options.columns[in->schema().column(c).dotted_path()].float_total_order = true;
+  }
   BatchSink sink(paths[1], in->schema(), options, args);
   auto source = read_batches(*in, read);
   sink.write_all(*source);

@@ -43,9 +43,10 @@ double parse_fraction(const std::string& text) {
 }  // namespace
 
 std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own) {
-  for (const char* name : {"codec", "page-version", "dictionary", "row-group-rows", "row-group-bytes", "page-bytes",
-                           "page-rows", "dictionary-bytes", "dictionary-entries", "encoding", "fallback",
-                           "bloom-filter", "bloom-fpp", "stats", "page-index", "crc", "min-saving", "threads"})
+  for (const char* name :
+       {"codec", "page-version", "dictionary", "row-group-rows", "row-group-bytes", "page-bytes", "page-rows",
+        "dictionary-bytes", "dictionary-entries", "encoding", "fallback", "bloom-filter", "bloom-fpp", "stats",
+        "page-index", "crc", "min-saving", "threads", "float-order"})
     own.push_back({name, true});
   return own;
 }
@@ -70,6 +71,10 @@ WriteOptions parse_write_options(const Args& args) {
   if (auto v = args.value("stats")) o.statistics = parse_switch("stats", *v);
   if (auto v = args.value("page-index")) o.page_index = parse_switch("page-index", *v);
   if (auto v = args.value("crc")) o.page_crc = parse_switch("crc", *v);
+  if (auto v = args.value("float-order")) {
+    if (*v != "total" && *v != "type") throw UsageError("--float-order takes total or type, not '" + *v + "'");
+    o.float_total_order = *v == "total";
+  }
   if (auto v = args.value("threads")) o.threads = static_cast<int>(std::max<int64_t>(1, parse_count("threads", *v)));
   for (const char* option : {"encoding", "fallback"})
     for (const std::string& spec : args.all(option)) {

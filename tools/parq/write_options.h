@@ -34,6 +34,8 @@
   "  --stats on|off           column chunk and page statistics (on)\n"                    \
   "  --page-index on|off      column and offset indexes (on)\n"                           \
   "  --crc on|off             page checksums (on)\n"                                      \
+  "  --float-order total|type order floats by IEEE 754 total order (NaN bounds for\n"     \
+  "                           NaN-only pages), or by their type (the default)\n"          \
   "  --min-saving F           store a column's pages without compressing them after\n"    \
   "                           one that compression shrank by less than F (0.125;\n"       \
   "                           0: compress every page)\n"                                  \
@@ -45,7 +47,7 @@ namespace parq::tool {
 // --row-group-bytes, --page-bytes, --page-rows, --dictionary-bytes,
 // --dictionary-entries, --encoding and --fallback (repeatable),
 // --bloom-filter (repeatable), --bloom-fpp, --stats, --page-index, --crc,
-// --min-saving, --threads.
+// --min-saving, --threads, --float-order.
 std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own);
 
 // The WriteOptions those arguments ask for; throws UsageError for a bad

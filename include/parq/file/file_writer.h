@@ -54,6 +54,7 @@ struct ColumnWriteOptions {
   std::optional<compression::CodecChoice> codec;
   std::optional<bool> statistics;
   std::optional<BloomFilterOptions> bloom_filter;
+  std::optional<bool> float_total_order;  // see WriteOptions::float_total_order
 };
 
 struct WriteOptions {
@@ -84,6 +85,11 @@ struct WriteOptions {
   // min/max of byte arrays longer than this are truncated (and marked
   // inexact) in statistics and the column index.
   size_t max_statistics_bytes = 64;
+  // FLOAT, DOUBLE and FLOAT16 columns ordered by IEEE 754 total order
+  // (ColumnOrder IEEE_754_TOTAL_ORDER), not their type's order: bounds keep
+  // the sign of a zero, and a page or chunk of only NaNs has NaN bounds (so
+  // its column index is written too). nan_count is written either way.
+  bool float_total_order = false;
   // By dotted column path ("a.b.c"); a group's path applies to every leaf
   // below it. An unknown path is an error when the writer opens.
   std::map<std::string, ColumnWriteOptions> columns;
