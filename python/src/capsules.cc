@@ -15,22 +15,6 @@ constexpr const char* kSchemaName = "arrow_schema";
 constexpr const char* kArrayName = "arrow_array";
 constexpr const char* kStreamName = "arrow_array_stream";
 
-Array view_of_array(const Array& a, const std::shared_ptr<const void>& owner) {
-  auto view = [&](const Buffer& b) { return b.empty() ? Buffer() : Buffer::view(owner, b.data(), b.size()); };
-  Array out;
-  out.kind = a.kind;
-  out.name = a.name;
-  out.type = a.type;
-  out.length = a.length;
-  out.null_count = a.null_count;
-  out.validity = view(a.validity);
-  out.offsets = view(a.offsets);
-  out.values = view(a.values);
-  out.children.reserve(a.children.size());
-  for (const Array& c : a.children) out.children.push_back(view_of_array(c, owner));
-  return out;
-}
-
 // A capsule's destructor runs whenever Python drops it, also after a
 // consumer took the structure (then release is null and only the shell is
 // freed). It may run with an exception set, which it must leave alone.
@@ -93,7 +77,7 @@ RecordBatch view_of(const SharedBatch& batch) {
   RecordBatch out;
   out.num_rows = batch->num_rows;
   out.columns.reserve(batch->columns.size());
-  for (const Array& c : batch->columns) out.columns.push_back(view_of_array(c, owner));
+  for (const Array& c : batch->columns) out.columns.push_back(view_of(c, owner));
   return out;
 }
 

@@ -144,7 +144,7 @@ class FileWriter::Impl {
     for (size_t i = 0; i < batch.columns.size(); ++i) {
       const SchemaNode& field = schema_.root().child(i);
       adapted_.columns.push_back(needs_shredding(i, batch.columns[i]) ? variant::shred(batch.columns[i], schema_, field)
-                                                                      : borrowed(batch.columns[i]));
+                                                                      : view_of(batch.columns[i]));
     }
     return adapted_;
   }
@@ -157,24 +157,6 @@ class FileWriter::Impl {
     for (const Array& c : a.children)
       if (c.name == "typed_value") return false;  // already in a shredded layout
     return shredded_field;
-  }
-
-  // `a` sharing its buffers, which outlive the write that borrows them.
-  static Array borrowed(const Array& a) {
-    static const int kTag = 0;
-    const std::shared_ptr<const void> no_owner(std::shared_ptr<const void>(), &kTag);
-    auto view = [&](const Buffer& b) { return Buffer::view(no_owner, b.data(), b.size()); };
-    Array out;
-    out.kind = a.kind;
-    out.name = a.name;
-    out.type = a.type;
-    out.length = a.length;
-    out.null_count = a.null_count;
-    out.validity = view(a.validity);
-    out.offsets = view(a.offsets);
-    out.values = view(a.values);
-    for (const Array& c : a.children) out.children.push_back(borrowed(c));
-    return out;
   }
 
   void flush_row_group() {

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,11 @@ class Array {
   // Bytes per slot of a fixed-width leaf; 0 for BOOLEAN and BYTE_ARRAY.
   int32_t value_width() const;
 };
+
+// `a` with every buffer a view of a's (Buffer::view), kept alive by
+// `owner`; a null owner borrows them, and `a` must then outlive the view.
+// Copies no data.
+Array view_of(const Array& a, const std::shared_ptr<const void>& owner = nullptr);
 
 // Rows of a file: one array per top-level field, each `num_rows` long.
 struct RecordBatch {
