@@ -230,14 +230,6 @@ Array null_array(const Array& prototype, int64_t rows) {
   return a;
 }
 
-std::vector<format::SchemaElement> field_elements(const Schema& schema, size_t field) {
-  const SchemaNode& root = schema.root();
-  const size_t begin = root.child(field).element_index();
-  const size_t end = field + 1 < root.num_children() ? root.child(field + 1).element_index() : schema.elements().size();
-  return {schema.elements().begin() + static_cast<std::ptrdiff_t>(begin),
-          schema.elements().begin() + static_cast<std::ptrdiff_t>(end)};
-}
-
 namespace {
 
 std::string describe(const SchemaNode& node) {
@@ -536,7 +528,7 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
         UnifiedField f;
         f.name = node.name();
         f.field_id = node.field_id();
-        f.elements = field_elements(s, c);
+        f.elements = s.field_elements(c);
         f.first_file = i;
         f.first_field = c;
         f.optional = i > 0;  // earlier files lack it

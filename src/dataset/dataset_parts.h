@@ -70,9 +70,6 @@ bool partition_atom_true(const filter::Expression& atom, bool negated, const Sch
 bool partitions_may_match(const filter::Expression& e, const Schema& partitions,
                           const std::vector<std::optional<filter::PhysicalValue>>& values);
 
-// The elements of top-level field `field`'s subtree, in schema order.
-std::vector<format::SchemaElement> field_elements(const Schema& schema, size_t field);
-
 // `rows` copies of one value (or nulls) as a leaf of `type`.
 Array constant_array(const std::string& name, const ValueType& type, const std::optional<filter::PhysicalValue>& value,
                      int64_t rows);

@@ -131,7 +131,7 @@ class DatasetWriter::Impl {
     std::vector<format::SchemaElement> data(1, schema.elements()[0]);
     for (size_t f = 0; f < root.num_children(); ++f)
       if (std::find(partition_fields_.begin(), partition_fields_.end(), f) == partition_fields_.end()) {
-        const std::vector<format::SchemaElement> field = dataset::field_elements(schema, f);
+        const std::vector<format::SchemaElement> field = schema.field_elements(f);
         data.insert(data.end(), field.begin(), field.end());
         data_fields_.push_back(f);
       }

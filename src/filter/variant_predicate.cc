@@ -4,45 +4,16 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "parq/error.h"
 #include "parq/filter/literal.h"
+#include "parq/variant/variant.h"
 
 namespace parq::filter {
 namespace {
 
-// Primitive type ids of the variant encoding (VariantEncoding.md).
-enum : uint8_t {
-  kNullId = 0,
-  kTrueId = 1,
-  kFalseId = 2,
-  kInt8Id = 3,
-  kInt16Id = 4,
-  kInt32Id = 5,
-  kInt64Id = 6,
-  kDoubleId = 7,
-  kDecimal4Id = 8,
-  kDecimal8Id = 9,
-  kDecimal16Id = 10,
-  kDateId = 11,
-  kTimestampId = 12,
-  kTimestampNtzId = 13,
-  kFloatId = 14,
-  kBinaryId = 15,
-  kStringId = 16,
-  kTimeNtzId = 17,
-  kTimestampNanosId = 18,
-  kTimestampNtzNanosId = 19,
-};
-
 constexpr int kIncomparable = 2;
-
-template <class T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 int three_way(long double a, long double b) {
   // NaN above every number and equal to itself, as the filter orders floats.
@@ -54,6 +25,20 @@ int three_way(long double a, long double b) {
 template <class T>
 int three_way_int(T a, T b) {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// The primitive value the bytes hold; nullopt for objects and arrays (no
+// comparison applies; their field ids would need the metadata) and for
+// bytes that are not a variant value.
+std::optional<variant::Value> primitive_of(std::span<const uint8_t> bytes) {
+  static const uint8_t kEmpty[] = {0x01, 0x00, 0x00};
+  static const variant::Metadata kNoKeys = variant::Metadata::parse(kEmpty);
+  if (bytes.empty() || (bytes[0] & 3) >= 2) return std::nullopt;
+  try {
+    return variant::Value::parse(kNoKeys, bytes);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 ColumnDescriptor synthetic(const std::string& path, format::Type physical) {
@@ -155,84 +140,55 @@ VariantPredicate::VariantPredicate(Kind kind, CompareOp op, const std::vector<Li
   }
 }
 
-int VariantPredicate::compare(std::span<const uint8_t> v, const Operand& o) {
-  if (v.empty()) return kIncomparable;
-  const uint8_t header = v[0];
-  const uint8_t basic = header & 3, id = header >> 2;
-  if (basic == 1) {  // short string
-    if (o.kind != Literal::Kind::kString || v.size() < 1u + id) return kIncomparable;
-    const std::string_view s(reinterpret_cast<const char*>(v.data()) + 1, id);
-    const int c = s.compare(o.bytes);
-    return c < 0 ? -1 : c > 0 ? 1 : 0;
-  }
-  if (basic != 0) return kIncomparable;  // objects and arrays
-  auto need = [&](size_t n) { return v.size() >= 1 + n; };
-  switch (id) {
-    case kTrueId:
-    case kFalseId:
+int VariantPredicate::compare(const variant::Value& v, const Operand& o) {
+  using T = variant::Type;
+  switch (v.type()) {
+    case T::kBoolean:
       if (o.kind != Literal::Kind::kBoolean) return kIncomparable;
-      return three_way_int<int>(id == kTrueId, o.boolean);
-    case kInt8Id:
-    case kInt16Id:
-    case kInt32Id:
-    case kInt64Id: {
+      return three_way_int<int>(v.boolean(), o.boolean);
+    case T::kInt8:
+    case T::kInt16:
+    case T::kInt32:
+    case T::kInt64:
       if (o.kind != Literal::Kind::kNumber) return kIncomparable;
-      const size_t width = id == kInt8Id ? 1 : id == kInt16Id ? 2 : id == kInt32Id ? 4 : 8;
-      if (!need(width)) return kIncomparable;
-      const int64_t x = width == 1   ? static_cast<int8_t>(v[1])
-                        : width == 2 ? load<int16_t>(v.data() + 1)
-                        : width == 4 ? load<int32_t>(v.data() + 1)
-                                     : load<int64_t>(v.data() + 1);
-      return three_way(static_cast<long double>(x), o.number);
-    }
-    case kFloatId:
-      if (o.kind != Literal::Kind::kNumber || !need(4)) return kIncomparable;
-      return three_way(load<float>(v.data() + 1), o.number);
-    case kDoubleId:
-      if (o.kind != Literal::Kind::kNumber || !need(8)) return kIncomparable;
-      return three_way(load<double>(v.data() + 1), o.number);
-    case kDecimal4Id:
-    case kDecimal8Id:
-    case kDecimal16Id: {
+      return three_way(static_cast<long double>(v.integer()), o.number);
+    case T::kFloat:
+    case T::kDouble:
       if (o.kind != Literal::Kind::kNumber) return kIncomparable;
-      const size_t width = id == kDecimal4Id ? 4 : id == kDecimal8Id ? 8 : 16;
-      if (!need(1 + width) || v[1] > 38) return kIncomparable;
-      __int128 unscaled = 0;
-      if (width == 4) {
-        unscaled = load<int32_t>(v.data() + 2);
-      } else if (width == 8) {
-        unscaled = load<int64_t>(v.data() + 2);
-      } else {
-        unscaled = load<__int128>(v.data() + 2);
-      }
-      return three_way(static_cast<long double>(unscaled) / std::pow(10.0L, v[1]), o.number);
+      return three_way(v.real(), o.number);
+    case T::kDecimal4:
+    case T::kDecimal8:
+    case T::kDecimal16: {
+      if (o.kind != Literal::Kind::kNumber) return kIncomparable;
+      const variant::Decimal d = v.decimal();
+      __int128 unscaled;
+      std::memcpy(&unscaled, d.unscaled.data(), 16);
+      return three_way(static_cast<long double>(unscaled) / std::pow(10.0L, d.scale), o.number);
     }
-    case kDateId:
-      if (o.kind != Literal::Kind::kDate || !need(4)) return kIncomparable;
-      return three_way_int(load<int32_t>(v.data() + 1), o.days);
-    case kTimeNtzId:
-      if (o.kind != Literal::Kind::kTime || !need(8)) return kIncomparable;
-      return three_way_int(load<int64_t>(v.data() + 1), o.micros);
-    case kTimestampId:
-    case kTimestampNtzId:
-    case kTimestampNanosId:
-    case kTimestampNtzNanosId: {
-      if (o.kind != Literal::Kind::kTimestamp || !need(8)) return kIncomparable;
-      const bool utc = id == kTimestampId || id == kTimestampNanosId;
-      const bool nanos = id == kTimestampNanosId || id == kTimestampNtzNanosId;
+    case T::kDate:
+      if (o.kind != Literal::Kind::kDate) return kIncomparable;
+      return three_way_int(static_cast<int32_t>(v.integer()), o.days);
+    case T::kTimeNtzMicros:
+      if (o.kind != Literal::Kind::kTime) return kIncomparable;
+      return three_way_int(v.integer(), o.micros);
+    case T::kTimestampMicros:
+    case T::kTimestampNtzMicros:
+    case T::kTimestampNanos:
+    case T::kTimestampNtzNanos: {
+      if (o.kind != Literal::Kind::kTimestamp) return kIncomparable;
+      const bool utc = v.type() == T::kTimestampMicros || v.type() == T::kTimestampNanos;
+      const bool nanos = v.type() == T::kTimestampNanos || v.type() == T::kTimestampNtzNanos;
       if (!utc && o.zoned) return kIncomparable;
-      const int64_t x = load<int64_t>(v.data() + 1);
       if (nanos && !o.nanos_fit) return o.micros < 0 ? 1 : -1;  // the literal is beyond every nanosecond count
       const int64_t lit = nanos ? (utc ? o.nanos : o.local_nanos) : (utc ? o.micros : o.local_micros);
-      return three_way_int(x, lit);
+      return three_way_int(v.integer(), lit);
     }
-    case kStringId:
-    case kBinaryId: {
-      const bool text = id == kStringId;
-      if (o.kind != (text ? Literal::Kind::kString : Literal::Kind::kBinary) || !need(4)) return kIncomparable;
-      const uint32_t n = load<uint32_t>(v.data() + 1);
-      if (v.size() - 5 < n) return kIncomparable;
-      const std::string_view s(reinterpret_cast<const char*>(v.data()) + 5, n);
+    case T::kString:
+    case T::kBinary: {
+      if (o.kind != (v.type() == T::kString ? Literal::Kind::kString : Literal::Kind::kBinary)) return kIncomparable;
+      const auto b = v.type() == T::kBinary ? v.binary() : std::span<const uint8_t>();
+      const std::string_view s =
+          v.type() == T::kString ? v.string() : std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
       const int c = s.compare(o.bytes);
       return c < 0 ? -1 : c > 0 ? 1 : 0;
     }
@@ -243,20 +199,20 @@ int VariantPredicate::compare(std::span<const uint8_t> v, const Operand& o) {
 
 bool VariantPredicate::holds(std::span<const uint8_t> value) const {
   const bool is_null = !value.empty() && value[0] == 0;  // primitive 0: the variant null
+  if (kind_ == Kind::kIsNull) return is_null;
+  if (kind_ == Kind::kIsNotNull) return !value.empty() && !is_null;
+  const std::optional<variant::Value> v = primitive_of(value);
+  if (!v) return false;
   switch (kind_) {
-    case Kind::kIsNull:
-      return is_null;
-    case Kind::kIsNotNull:
-      return !value.empty() && !is_null;
     case Kind::kCompare: {
-      const int c = compare(value, operands_[0]);
+      const int c = compare(*v, operands_[0]);
       return c != kIncomparable && compare_holds(op_, c);
     }
     case Kind::kIn:
     case Kind::kNotIn: {
       bool comparable = false, found = false;
       for (const Operand& o : operands_) {
-        const int c = compare(value, o);
+        const int c = compare(*v, o);
         if (c == kIncomparable) continue;
         comparable = true;
         found = found || c == 0;
@@ -266,19 +222,14 @@ bool VariantPredicate::holds(std::span<const uint8_t> value) const {
     case Kind::kStartsWith:
     case Kind::kNotStartsWith: {
       // Only strings compare with a prefix.
-      Operand whole = operands_[0];
-      if (compare(value, whole) == kIncomparable) return false;
-      std::string_view s;
-      if ((value[0] & 3) == 1) {
-        s = {reinterpret_cast<const char*>(value.data()) + 1, static_cast<size_t>(value[0] >> 2)};
-      } else {
-        s = {reinterpret_cast<const char*>(value.data()) + 5, load<uint32_t>(value.data() + 1)};
-      }
-      const bool starts = s.size() >= whole.bytes.size() && s.compare(0, whole.bytes.size(), whole.bytes) == 0;
+      if (v->type() != variant::Type::kString) return false;
+      const std::string_view s = v->string(), prefix = operands_[0].bytes;
+      const bool starts = s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
       return starts == (kind_ == Kind::kStartsWith);
     }
+    default:
+      return false;
   }
-  return false;
 }
 
 std::string VariantPredicate::to_string() const {

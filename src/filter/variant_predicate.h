@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "parq/filter/expression.h"
+#include "parq/variant/variant.h"
 
 namespace parq::filter {
 
@@ -59,7 +60,7 @@ class VariantPredicate {
     bool zoned = false;  // a timestamp naming its zone: no local reading
   };
   // -1, 0, 1; or 2 when the value's type does not compare with the operand.
-  static int compare(std::span<const uint8_t> value, const Operand& operand);
+  static int compare(const variant::Value& value, const Operand& operand);
 
   Kind kind_;
   CompareOp op_;

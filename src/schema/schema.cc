@@ -75,4 +75,11 @@ int Schema::find_column(std::string_view dotted_path) const {
   return it == column_by_path_.end() ? -1 : it->second;
 }
 
+std::vector<format::SchemaElement> Schema::field_elements(size_t field) const {
+  const SchemaNode& top = root();
+  const size_t begin = top.child(field).element_index();
+  const size_t end = field + 1 < top.num_children() ? top.child(field + 1).element_index() : elements_.size();
+  return {elements_.begin() + static_cast<std::ptrdiff_t>(begin), elements_.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
 }  // namespace parq

@@ -168,10 +168,17 @@ void RowJsonWriter::build(uint32_t index, const Array& array, int64_t length, bo
     node.values = array.values.empty() ? kNoBytes : array.values.data();
   }
   if (options_.variants_as_json && variant::is_variant(array)) {
-    // unshred() checks the arrays it reads and returns a well-formed pair.
-    const Array& rebuilt = unshredded_.emplace_back(variant::unshred(array));
-    const Array& metadata = rebuilt.children[0];
-    const Array& value = rebuilt.children[1];
+    // A group read unshredded (or rebuilt by the reader) is rendered as it
+    // is; a shredded one is rebuilt here. unshred() checks what it reads.
+    const Array* whole = &array;
+    if (variant::holds_whole_values(array)) {
+      check_leaf_values(array.children[0], length);
+      check_leaf_values(array.children[1], length);
+    } else {
+      whole = &unshredded_.emplace_back(variant::unshred(array));
+    }
+    const Array& metadata = whole->children[0];
+    const Array& value = whole->children[1];
     Node& node = nodes_[index];
     node.variant = true;
     node.metadata_offsets = metadata.offsets_data();

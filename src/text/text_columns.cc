@@ -428,7 +428,8 @@ struct BatchBuilder::Column {
   Buffer values;
   std::vector<std::unique_ptr<Column>> children;
   std::string scratch;
-  TextRow key_row;  // append_text's one-node row, reused
+  TextRow key_row;                     // append_text's one-node row, reused
+  JsonVariantEncoder variant_encoder;  // kVariant
 
   Column(const TextType& t, const std::string& parent) : type(t), storage(storage_of(t)) {
     path = parent.empty() ? t.name : parent + "." + t.name;
@@ -592,7 +593,7 @@ struct BatchBuilder::Column {
     const bool metadata_first = children[0]->type.name == "metadata";
     Column& metadata = *children[metadata_first ? 0 : 1];
     Column& value = *children[metadata_first ? 1 : 0];
-    encode_json_variant(row, at, metadata.values, value.values);
+    variant_encoder.encode(row, at, metadata.values, value.values);
     metadata.end_bytes();
     value.end_bytes();
   }

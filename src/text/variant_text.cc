@@ -123,9 +123,9 @@ bool wide_integer(std::string_view text, variant::Decimal& out) {
   return true;
 }
 
-class JsonVariantEncoder {
+class JsonValueWriter {
  public:
-  JsonVariantEncoder(const TextRow& row, const std::vector<std::string_view>& keys, Buffer& out)
+  JsonValueWriter(const TextRow& row, const std::vector<std::string_view>& keys, Buffer& out)
       : row_(row), keys_(keys), writer_(out) {}
 
   void write(size_t at) {
@@ -202,36 +202,15 @@ class JsonVariantEncoder {
   variant::ValueWriter writer_;
 };
 
-void put_le(uint8_t* p, uint64_t v, size_t width) {
-  for (size_t i = 0; i < width; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
 }  // namespace
 
-void encode_json_variant(const TextRow& row, size_t at, Buffer& metadata, Buffer& value) {
-  std::vector<std::string_view> keys;
-  collect_keys(row, at, keys);
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  size_t key_bytes = 0;
-  for (std::string_view k : keys) key_bytes += k.size();
-  const uint64_t largest = std::max<uint64_t>(key_bytes, keys.size());
-  if (largest > UINT32_MAX) throw Error("a variant's keys pass 4 GiB", ErrorKind::kInvalidArgument);
-  const size_t width = largest <= 0xFF ? 1 : largest <= 0xFFFF ? 2 : largest <= 0xFFFFFF ? 3 : 4;
-  // Version 1, sorted and unique, offsets of `width` bytes.
-  uint8_t* p = metadata.extend(1 + width * (keys.size() + 2) + key_bytes);
-  p[0] = static_cast<uint8_t>(1 | 1 << 4 | (width - 1) << 6);
-  put_le(p + 1, keys.size(), width);
-  uint8_t* offsets = p + 1 + width;
-  uint8_t* strings = offsets + width * (keys.size() + 1);
-  size_t at_byte = 0;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    put_le(offsets + width * i, at_byte, width);
-    if (!keys[i].empty()) std::memcpy(strings + at_byte, keys[i].data(), keys[i].size());
-    at_byte += keys[i].size();
-  }
-  put_le(offsets + width * keys.size(), at_byte, width);
-  JsonVariantEncoder(row, keys, value).write(at);
+void JsonVariantEncoder::encode(const TextRow& row, size_t at, Buffer& metadata, Buffer& value) {
+  keys_.clear();
+  collect_keys(row, at, keys_);
+  std::sort(keys_.begin(), keys_.end());
+  keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
+  variant::write_metadata(keys_, metadata);
+  JsonValueWriter(row, keys_, value).write(at);
 }
 
 }  // namespace parq::text

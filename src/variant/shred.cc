@@ -19,6 +19,7 @@
 #include "parq/variant/shredding.h"
 #include "parq/variant/variant.h"
 #include "parq/variant/variant_writer.h"
+#include "shredded_columns.h"
 
 namespace parq::variant {
 namespace {
@@ -30,13 +31,11 @@ struct Builder {
   const SchemaNode* node = nullptr;
   ArrayKind kind = ArrayKind::kLeaf;
   ValueType type;  // leaves
-  bool required = false;
   int64_t length = 0, nulls = 0;
   Buffer validity, offsets, values;
   std::vector<std::unique_ptr<Builder>> children;
 
   Builder(const Schema& schema, const SchemaNode& n, ArrayKind k) : node(&n), kind(k) {
-    required = n.repetition() == format::FieldRepetitionType::REQUIRED;
     if (n.is_leaf()) type = schema.column(static_cast<size_t>(n.column_index())).type;
     if (kind == ArrayKind::kList || (kind == ArrayKind::kLeaf && type.physical == Type::BYTE_ARRAY))
       offsets.append_value<int32_t>(0);
@@ -126,6 +125,7 @@ struct Target {
   Builder* value = nullptr;
   Builder* typed = nullptr;
   enum class Kind : uint8_t { kNone, kLeaf, kObject, kArray } kind = Kind::kNone;
+  ShreddedPrimitive primitive;                                          // kLeaf: what the typed column holds
   std::vector<std::pair<std::string, std::unique_ptr<Target>>> fields;  // objects, sorted by name
   std::unique_ptr<Target> element;                                      // arrays
 };
@@ -165,9 +165,14 @@ std::unique_ptr<Target> make_target(Builder& group) {
     unsupported(*group.node, "its value column must be binary");
   if (!t->typed) return t;
   switch (t->typed->kind) {
-    case ArrayKind::kLeaf:
+    case ArrayKind::kLeaf: {
+      // The reader's table: a layout parq writes, parq (and the spec) reads.
+      const auto primitive = shredded_primitive(t->typed->type);
+      if (!primitive) unsupported(*t->typed->node, "unsupported shredded value type: " + type_text(t->typed->type));
       t->kind = Target::Kind::kLeaf;
+      t->primitive = *primitive;
       break;
+    }
     case ArrayKind::kList:
       t->kind = Target::Kind::kArray;
       t->element = make_target(*t->typed->children[0]);
@@ -196,12 +201,9 @@ class ShredWriter {
   using Type_ = variant::Type;
 
  public:
-  ShredWriter(Target& root, Builder& group) : root_(root), group_(group) {}
+  explicit ShredWriter(Target& root) : root_(root) {}
 
-  void row(const Metadata& metadata, const std::optional<Value>& v) {
-    metadata_ = &metadata;
-    put(root_, v);
-  }
+  void row(const Value& v) { put(root_, v); }
 
  private:
   // Fills the pair's columns (not its group's validity) for value v, or for
@@ -214,7 +216,7 @@ class ShredWriter {
     }
     switch (t.kind) {
       case Target::Kind::kLeaf:
-        if (typed_leaf(*t.typed, *v)) {
+        if (typed_leaf(*t.typed, t.primitive, *v)) {
           if (t.value) t.value->null_slot();
           return;
         }
@@ -285,75 +287,63 @@ class ShredWriter {
   }
 
   // Appends v to a typed leaf when it has the leaf's type.
-  bool typed_leaf(Builder& b, const Value& v) {
-    const ValueType& ty = b.type;
-    const format::LogicalType& l = ty.logical;
+  bool typed_leaf(Builder& b, const ShreddedPrimitive& want, const Value& v) {
     const Type_ vt = v.type();
-    const bool integer = vt == Type_::kInt8 || vt == Type_::kInt16 || vt == Type_::kInt32 || vt == Type_::kInt64;
-    switch (ty.physical) {
-      case Type::BOOLEAN:
-        if (vt != Type_::kBoolean) return false;
+    switch (want.type) {
+      case Type_::kInt8:
+      case Type_::kInt16:
+      case Type_::kInt32:
+      case Type_::kInt64: {
+        const bool integer = vt == Type_::kInt8 || vt == Type_::kInt16 || vt == Type_::kInt32 || vt == Type_::kInt64;
+        const int bits = want.type == Type_::kInt8    ? 8
+                         : want.type == Type_::kInt16 ? 16
+                         : want.type == Type_::kInt32 ? 32
+                                                      : 64;
+        if (!integer || !fits(v.integer(), bits)) return false;
+        if (bits == 64) {
+          b.fixed(v.integer());
+        } else {
+          b.fixed(static_cast<int32_t>(v.integer()));
+        }
+        return true;
+      }
+      case Type_::kDecimal4:
+      case Type_::kDecimal8:
+      case Type_::kDecimal16:
+        return decimal(b, want, v);
+      default:
+        break;
+    }
+    if (vt != want.type) return false;
+    switch (vt) {
+      case Type_::kBoolean:
         b.boolean(v.boolean());
         return true;
-      case Type::INT32: {
-        if (l.DATE) {
-          if (vt != Type_::kDate) return false;
-          b.fixed(static_cast<int32_t>(v.integer()));
-          return true;
-        }
-        if (l.DECIMAL) return decimal(b, v, Type_::kDecimal4);
-        const int bits = l.INTEGER ? l.INTEGER->bit_width : 32;
-        if (!integer || !fits(v.integer(), bits)) return false;
-        b.fixed(static_cast<int32_t>(v.integer()));
-        return true;
-      }
-      case Type::INT64: {
-        if (l.DECIMAL) return decimal(b, v, Type_::kDecimal8);
-        if (l.TIMESTAMP || l.TIME) {
-          Type_ want = Type_::kTimeNtzMicros;
-          if (l.TIMESTAMP) {
-            const bool nanos = l.TIMESTAMP->unit.NANOS.has_value(), utc = l.TIMESTAMP->is_adjusted_to_utc;
-            want = nanos ? (utc ? Type_::kTimestampNanos : Type_::kTimestampNtzNanos)
-                         : (utc ? Type_::kTimestampMicros : Type_::kTimestampNtzMicros);
-          }
-          if (vt != want) return false;
-          b.fixed(v.integer());
-          return true;
-        }
-        if (!integer) return false;
-        b.fixed(v.integer());
-        return true;
-      }
-      case Type::FLOAT:
-        if (vt != Type_::kFloat) return false;
+      case Type_::kFloat:
         b.fixed(static_cast<float>(v.real()));
         return true;
-      case Type::DOUBLE:
-        if (vt != Type_::kDouble) return false;
+      case Type_::kDouble:
         b.fixed(v.real());
         return true;
-      case Type::BYTE_ARRAY:
-        if (l.DECIMAL) return decimal(b, v, Type_::kDecimal16);
-        if (l.STRING) {
-          if (vt != Type_::kString) return false;
-          const std::string_view s = v.string();
-          b.bytes({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
-          return true;
-        }
-        if (vt != Type_::kBinary) return false;
+      case Type_::kDate:
+        b.fixed(static_cast<int32_t>(v.integer()));
+        return true;
+      case Type_::kString: {
+        const std::string_view s = v.string();
+        b.bytes({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+        return true;
+      }
+      case Type_::kBinary:
         b.bytes(v.binary());
         return true;
-      case Type::FIXED_LEN_BYTE_ARRAY:
-        if (l.UUID) {
-          if (vt != Type_::kUuid) return false;
-          const auto u = v.uuid();
-          mark_fixed(b, u.data(), 16);
-          return true;
-        }
-        if (l.DECIMAL) return decimal(b, v, Type_::kDecimal16);
-        return false;
-      default:
-        return false;
+      case Type_::kUuid: {
+        const auto u = v.uuid();
+        mark_fixed(b, u.data(), 16);
+        return true;
+      }
+      default:  // timestamps and time: counts of the column's unit
+        b.fixed(v.integer());
+        return true;
     }
   }
 
@@ -363,19 +353,18 @@ class ShredWriter {
   }
 
   // A decimal of the column's scale whose digits fit its precision.
-  bool decimal(Builder& b, const Value& v, Type_ width) {
+  bool decimal(Builder& b, const ShreddedPrimitive& want, const Value& v) {
     if (v.type() != Type_::kDecimal4 && v.type() != Type_::kDecimal8 && v.type() != Type_::kDecimal16) return false;
     const Decimal d = v.decimal();
-    const auto& dec = *b.type.logical.DECIMAL;
-    if (d.scale != dec.scale) return false;
+    if (d.scale != want.scale) return false;
     __int128 unscaled;
     std::memcpy(&unscaled, d.unscaled.data(), 16);
     __int128 limit = 1;
-    for (int i = 0; i < dec.precision; ++i) limit *= 10;
+    for (int i = 0; i < want.precision; ++i) limit *= 10;
     if (unscaled <= -limit || unscaled >= limit) return false;
-    if (width == Type_::kDecimal4) {
+    if (want.type == Type_::kDecimal4) {
       b.fixed(static_cast<int32_t>(unscaled));
-    } else if (width == Type_::kDecimal8) {
+    } else if (want.type == Type_::kDecimal8) {
       b.fixed(static_cast<int64_t>(unscaled));
     } else {
       const size_t n = b.type.physical == Type::FIXED_LEN_BYTE_ARRAY ? static_cast<size_t>(b.type.type_length) : 16;
@@ -391,8 +380,6 @@ class ShredWriter {
   }
 
   Target& root_;
-  Builder& group_;
-  const Metadata* metadata_ = nullptr;
   std::deque<std::vector<size_t>> rest_;  // by depth; a deque keeps references
   size_t depth_ = 0;
   Buffer scratch_;
@@ -415,44 +402,23 @@ Array shred(const Array& group, const Schema& schema, const SchemaNode& target) 
   std::unique_ptr<Target> pairs = make_target(*root);
   Builder* metadata_out = child_builder(*root, "metadata");
   if (!metadata_out) unsupported(target, "a VARIANT group needs its metadata column");
-  ShredWriter writer(*pairs, *root);
-  // The same offsets checks as unshredding: the arrays may come from outside.
-  auto at = [](const Array& a, int64_t i) {
-    const int32_t* o = a.offsets_data();
-    return std::span<const uint8_t>(a.values.data() + o[i], static_cast<size_t>(o[i + 1] - o[i]));
-  };
-  auto check = [&](const Array& a) {
-    if (a.length < group.length || a.offsets.size() / 4 < static_cast<size_t>(group.length) + 1)
-      throw Error("variant " + group.name + "." + a.name + ": array is shorter than its parent",
-                  ErrorKind::kInvalidArgument);
-    const int32_t* o = a.offsets_data();
-    for (int64_t i = 0; i < group.length; ++i)
-      if (o[i] < 0 || o[i + 1] < o[i] || static_cast<size_t>(o[i + 1]) > a.values.size())
-        throw Error("variant " + group.name + "." + a.name + ": offsets out of order or past the values",
-                    ErrorKind::kInvalidArgument);
-  };
-  if (group.length > 0) {
-    check(*metadata);
-    check(*value);
-  }
+  ShredWriter writer(*pairs);
+  check_array(group, group.length, group.name);
+  check_array(*metadata, group.length, group.name + ".metadata");
+  check_array(*value, group.length, group.name + ".value");
   for (int64_t i = 0; i < group.length; ++i) {
     if (!group.is_valid(i)) {
       root->null_slot();
       continue;
     }
     root->mark(true);
-    const std::span<const uint8_t> m = at(*metadata, i);
+    const std::span<const uint8_t> m = bytes_at(*metadata, i);
     try {
       const Metadata parsed = Metadata::parse(m);
       metadata_out->bytes(m);
-      std::optional<Value> v;
-      if (value->is_valid(i)) v = Value::parse(parsed, at(*value, i));
       // A missing value is the variant null at the top.
-      if (!v) {
-        static const uint8_t kNull[1] = {0};
-        v = Value::parse(parsed, kNull);
-      }
-      writer.row(parsed, v);
+      static const uint8_t kNull[1] = {0};
+      writer.row(Value::parse(parsed, value->is_valid(i) ? bytes_at(*value, i) : std::span<const uint8_t>(kNull)));
     } catch (const Error& e) {
       throw Error("variant " + group.name + ", row " + std::to_string(i) + " of the batch: " + e.detail(), e.kind());
     }

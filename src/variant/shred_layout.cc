@@ -19,6 +19,7 @@
 #include "parq/schema/field.h"
 #include "parq/variant/shredding.h"
 #include "parq/variant/variant.h"
+#include "shredded_columns.h"
 
 namespace parq::variant {
 namespace {
@@ -220,24 +221,14 @@ std::optional<Field> infer_shredding(const Array& group) {
       metadata->type.physical != format::Type::BYTE_ARRAY || value->type.physical != format::Type::BYTE_ARRAY)
     throw Error("variant " + group.name + ": only a struct of binary metadata and value can be sampled",
                 ErrorKind::kInvalidArgument);
+  check_array(group, group.length, group.name);
+  check_array(*metadata, group.length, group.name + ".metadata");
+  check_array(*value, group.length, group.name + ".value");
   Tally tally;
-  auto at = [](const Array& a, int64_t i) {
-    const int32_t* o = a.offsets_data();
-    return std::span<const uint8_t>(a.values.data() + o[i], static_cast<size_t>(o[i + 1] - o[i]));
-  };
-  const int64_t rows = std::min({group.length, metadata->length, value->length});
-  if (metadata->offsets.size() / 4 < static_cast<size_t>(rows) + 1 ||
-      value->offsets.size() / 4 < static_cast<size_t>(rows) + 1)
-    throw Error("variant " + group.name + ": offsets shorter than the rows", ErrorKind::kInvalidArgument);
-  for (int64_t i = 0; i < rows; ++i) {
+  for (int64_t i = 0; i < group.length; ++i) {
     if (!group.is_valid(i) || !value->is_valid(i)) continue;
-    const int32_t* mo = metadata->offsets_data();
-    const int32_t* vo = value->offsets_data();
-    if (mo[i] < 0 || mo[i + 1] < mo[i] || static_cast<size_t>(mo[i + 1]) > metadata->values.size() || vo[i] < 0 ||
-        vo[i + 1] < vo[i] || static_cast<size_t>(vo[i + 1]) > value->values.size())
-      throw Error("variant " + group.name + ": offsets out of order or past the values", ErrorKind::kInvalidArgument);
-    const Metadata m = Metadata::parse(at(*metadata, i));
-    tally.add(Value::parse(m, at(*value, i)), 0);
+    const Metadata m = Metadata::parse(bytes_at(*metadata, i));
+    tally.add(Value::parse(m, bytes_at(*value, i)), 0);
   }
   return typed_value(tally);
 }
@@ -248,25 +239,16 @@ Schema with_inferred_shredding(const Schema& schema, const RecordBatch& sample) 
   std::vector<format::SchemaElement> elements = {schema.elements()[0]};
   for (size_t i = 0; i < root.num_children(); ++i) {
     const SchemaNode& field = root.child(i);
-    // The field's own elements, in order.
-    const size_t begin = field.element_index();
-    size_t end = begin + 1;
-    std::vector<const SchemaNode*> stack(field.children().rbegin(), field.children().rend());
-    while (!stack.empty()) {
-      const SchemaNode* n = stack.back();
-      stack.pop_back();
-      end = std::max(end, n->element_index() + 1);
-      stack.insert(stack.end(), n->children().rbegin(), n->children().rend());
-    }
+    const std::vector<format::SchemaElement> own = schema.field_elements(i);
     const bool unshredded_variant = field.is_group() && field.logical_type().VARIANT &&
                                     std::none_of(field.children().begin(), field.children().end(),
                                                  [](const SchemaNode* c) { return c->name() == "typed_value"; });
     std::optional<Field> typed;
     if (unshredded_variant && is_variant(sample.columns[i])) typed = infer_shredding(sample.columns[i]);
-    elements.insert(elements.end(), schema.elements().begin() + static_cast<std::ptrdiff_t>(begin),
-                    schema.elements().begin() + static_cast<std::ptrdiff_t>(end));
+    const size_t top = elements.size();
+    elements.insert(elements.end(), own.begin(), own.end());
     if (typed) {
-      elements[elements.size() - (end - begin)].num_children = static_cast<int32_t>(field.num_children() + 1);
+      elements[top].num_children = static_cast<int32_t>(field.num_children() + 1);
       typed->optional();
       typed->append_elements(elements);
     }

@@ -15,33 +15,14 @@
 #include <vector>
 
 #include "parq/error.h"
-#include "parq/schema/logical_type.h"
 #include "parq/variant/variant.h"
 #include "parq/variant/variant_writer.h"
+#include "shredded_columns.h"
 
 namespace parq::variant {
 namespace {
 
 using format::Type;
-
-// How a typed_value leaf becomes a variant primitive.
-enum class Leaf : uint8_t {
-  kBoolean,
-  kInt8,
-  kInt16,
-  kInt32,
-  kInt64,
-  kFloat,
-  kDouble,
-  kDecimal4,
-  kDecimal8,
-  kDecimal16,  // big-endian bytes, FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY
-  kDate,
-  kTemporal,  // INT64 counts: timestamps and time
-  kBinary,
-  kString,
-  kUuid,
-};
 
 struct Pair;
 
@@ -60,9 +41,7 @@ struct Pair {
   const Array* value = nullptr;
   const Array* typed = nullptr;
   Kind kind = Kind::kValueOnly;
-  Leaf leaf = Leaf::kBinary;
-  variant::Type temporal = variant::Type::kTimestampMicros;
-  uint8_t scale = 0;
+  ShreddedPrimitive primitive;        // kPrimitive
   std::unique_ptr<Pair> element;      // arrays
   std::vector<ShreddedField> fields;  // objects, sorted by name
 };
@@ -75,137 +54,18 @@ struct Pair {
   throw Error("variant " + path + ", row " + std::to_string(slot) + " of the batch: invalid shredding: " + what);
 }
 
-std::string type_text(const Array& leaf) {
-  std::string text = format::to_string(leaf.type.physical);
-  if (leaf.type.physical == Type::FIXED_LEN_BYTE_ARRAY) text += "(" + std::to_string(leaf.type.type_length) + ")";
-  if (has_logical_type(leaf.type.logical)) text += " " + logical_type_to_string(leaf.type.logical);
-  return text;
-}
-
-void classify_leaf(Pair& p, const Array& t) {
-  const format::LogicalType& l = t.type.logical;
-  const bool annotated = has_logical_type(l);
-  auto reject = [&] { unsupported(p.path + ".typed_value", type_text(t)); };
-  auto decimal_scale = [&] {
-    if (l.DECIMAL->scale < 0 || l.DECIMAL->scale > 38) reject();
-    p.scale = static_cast<uint8_t>(l.DECIMAL->scale);
-  };
-  switch (t.type.physical) {
-    case Type::BOOLEAN:
-      if (annotated) reject();
-      p.leaf = Leaf::kBoolean;
-      return;
-    case Type::INT32:
-      if (!annotated) {
-        p.leaf = Leaf::kInt32;
-      } else if (l.INTEGER && l.INTEGER->is_signed && l.INTEGER->bit_width <= 32) {
-        p.leaf = l.INTEGER->bit_width == 8 ? Leaf::kInt8 : l.INTEGER->bit_width == 16 ? Leaf::kInt16 : Leaf::kInt32;
-      } else if (l.DECIMAL) {
-        decimal_scale();
-        p.leaf = Leaf::kDecimal4;
-      } else if (l.DATE) {
-        p.leaf = Leaf::kDate;
-      } else {
-        reject();
-      }
-      return;
-    case Type::INT64:
-      if (!annotated || (l.INTEGER && l.INTEGER->is_signed && l.INTEGER->bit_width == 64)) {
-        p.leaf = Leaf::kInt64;
-      } else if (l.DECIMAL) {
-        decimal_scale();
-        p.leaf = Leaf::kDecimal8;
-      } else if (l.TIME && !l.TIME->is_adjusted_to_utc && l.TIME->unit.MICROS) {
-        p.leaf = Leaf::kTemporal;
-        p.temporal = variant::Type::kTimeNtzMicros;
-      } else if (l.TIMESTAMP && (l.TIMESTAMP->unit.MICROS || l.TIMESTAMP->unit.NANOS)) {
-        const bool utc = l.TIMESTAMP->is_adjusted_to_utc;
-        p.leaf = Leaf::kTemporal;
-        if (l.TIMESTAMP->unit.MICROS) {
-          p.temporal = utc ? variant::Type::kTimestampMicros : variant::Type::kTimestampNtzMicros;
-        } else {
-          p.temporal = utc ? variant::Type::kTimestampNanos : variant::Type::kTimestampNtzNanos;
-        }
-      } else {
-        reject();
-      }
-      return;
-    case Type::FLOAT:
-      if (annotated) reject();
-      p.leaf = Leaf::kFloat;
-      return;
-    case Type::DOUBLE:
-      if (annotated) reject();
-      p.leaf = Leaf::kDouble;
-      return;
-    case Type::BYTE_ARRAY:
-      if (!annotated) {
-        p.leaf = Leaf::kBinary;
-      } else if (l.STRING) {
-        p.leaf = Leaf::kString;
-      } else if (l.DECIMAL) {
-        decimal_scale();
-        p.leaf = Leaf::kDecimal16;
-      } else {
-        reject();
-      }
-      return;
-    case Type::FIXED_LEN_BYTE_ARRAY:
-      if (l.UUID && t.type.type_length == 16) {
-        p.leaf = Leaf::kUuid;
-      } else if (l.DECIMAL && t.type.type_length >= 1 && t.type.type_length <= 16) {
-        decimal_scale();
-        p.leaf = Leaf::kDecimal16;
-      } else {
-        reject();
-      }
-      return;
-    case Type::INT96:
-      reject();
-  }
-}
-
 std::unique_ptr<Pair> analyze(const Array& group, std::string path, int64_t slots);
-
-[[noreturn]] void malformed(const std::string& path, const std::string& what) {
-  throw Error("variant " + path + ": array " + what, ErrorKind::kInvalidArgument);
-}
-
-// The arrays may come from outside the reader (the Arrow C interface): each
-// one read is checked once here, so that no slot read later is out of bounds.
-// Returns the slots a list's or byte array's offsets address.
-int64_t check_array(const Array& a, int64_t slots, const std::string& path) {
-  if (a.length < slots) malformed(path, "is shorter than its parent");
-  if (!a.validity.empty() && a.validity.size() * 8 < static_cast<uint64_t>(slots))
-    malformed(path, "validity holds fewer bits than slots");
-  const bool offsets = a.kind == ArrayKind::kList || a.kind == ArrayKind::kMap ||
-                       (a.kind == ArrayKind::kLeaf && a.type.physical == Type::BYTE_ARRAY);
-  if (offsets) {
-    if (slots == 0) return 0;
-    if (a.offsets.size() / sizeof(int32_t) < static_cast<uint64_t>(slots) + 1)
-      malformed(path, "offsets hold fewer than length + 1 entries");
-    const int32_t* o = a.offsets_data();
-    if (o[0] < 0) malformed(path, "first offset is negative");
-    for (int64_t i = 0; i < slots; ++i)
-      if (o[i + 1] < o[i]) malformed(path, "offsets decrease at slot " + std::to_string(i));
-    if (a.kind == ArrayKind::kLeaf && static_cast<uint64_t>(o[slots]) > a.values.size())
-      malformed(path, "offsets point past the values");
-    return o[slots];
-  }
-  if (a.kind == ArrayKind::kLeaf) {
-    const uint64_t bits = a.type.physical == Type::BOOLEAN ? 1 : 8 * static_cast<uint64_t>(a.value_width());
-    if (a.values.size() * 8 < bits * static_cast<uint64_t>(slots)) malformed(path, "values hold fewer than its slots");
-  }
-  return slots;
-}
 
 void classify_typed(Pair& p, const Array& t, int64_t slots) {
   const int64_t elements = check_array(t, slots, p.path + ".typed_value");
   switch (t.kind) {
-    case ArrayKind::kLeaf:
+    case ArrayKind::kLeaf: {
       p.kind = Pair::Kind::kPrimitive;
-      classify_leaf(p, t);
+      const auto primitive = shredded_primitive(t.type);
+      if (!primitive) unsupported(p.path + ".typed_value", type_text(t.type));
+      p.primitive = *primitive;
       return;
+    }
     case ArrayKind::kList:
       p.kind = Pair::Kind::kArray;
       if (t.children.size() != 1 || t.children[0].kind != ArrayKind::kStruct)
@@ -251,18 +111,6 @@ std::unique_ptr<Pair> analyze(const Array& group, std::string path, int64_t slot
   if (p->typed) classify_typed(*p, *p->typed, slots);
   if (!p->value && !p->typed) unsupported(p->path, "a group with neither value nor typed_value");
   return p;
-}
-
-std::span<const uint8_t> bytes_at(const Array& leaf, int64_t i) {
-  const int32_t* o = leaf.offsets_data();
-  return {leaf.values.data() + o[i], static_cast<size_t>(o[i + 1] - o[i])};
-}
-
-template <class T>
-T fixed_at(const Array& leaf, int64_t i) {
-  T v;
-  std::memcpy(&v, leaf.values.data() + static_cast<size_t>(i) * sizeof(T), sizeof(T));
-  return v;
 }
 
 class Unshredder {
@@ -371,44 +219,49 @@ class Unshredder {
   }
 
   void write_leaf(const Pair& p, const Array& t, int64_t i) {
-    switch (p.leaf) {
-      case Leaf::kBoolean:
+    using V = variant::Type;
+    switch (p.primitive.type) {
+      case V::kBoolean:
         writer_.boolean((t.values.data()[i >> 3] >> (i & 7) & 1) != 0);
         return;
-      case Leaf::kInt8:
+      case V::kInt8:
         writer_.int8(static_cast<int8_t>(fixed_at<int32_t>(t, i)));
         return;
-      case Leaf::kInt16:
+      case V::kInt16:
         writer_.int16(static_cast<int16_t>(fixed_at<int32_t>(t, i)));
         return;
-      case Leaf::kInt32:
+      case V::kInt32:
         writer_.int32(fixed_at<int32_t>(t, i));
         return;
-      case Leaf::kInt64:
+      case V::kInt64:
         writer_.int64(fixed_at<int64_t>(t, i));
         return;
-      case Leaf::kFloat:
+      case V::kFloat:
         writer_.float32(fixed_at<float>(t, i));
         return;
-      case Leaf::kDouble:
+      case V::kDouble:
         writer_.float64(fixed_at<double>(t, i));
         return;
-      case Leaf::kDate:
+      case V::kDate:
         writer_.date(fixed_at<int32_t>(t, i));
         return;
-      case Leaf::kTemporal:
-        writer_.temporal(p.temporal, fixed_at<int64_t>(t, i));
+      case V::kTimestampMicros:
+      case V::kTimestampNtzMicros:
+      case V::kTimestampNanos:
+      case V::kTimestampNtzNanos:
+      case V::kTimeNtzMicros:
+        writer_.temporal(p.primitive.type, fixed_at<int64_t>(t, i));
         return;
-      case Leaf::kDecimal4:
-      case Leaf::kDecimal8: {
+      case V::kDecimal4:
+      case V::kDecimal8: {
         Decimal d;
-        d.scale = p.scale;
-        const int64_t v = p.leaf == Leaf::kDecimal4 ? fixed_at<int32_t>(t, i) : fixed_at<int64_t>(t, i);
+        d.scale = p.primitive.scale;
+        const int64_t v = p.primitive.type == V::kDecimal4 ? fixed_at<int32_t>(t, i) : fixed_at<int64_t>(t, i);
         for (size_t b = 0; b < 8; ++b) d.unscaled[b] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * b));
-        writer_.decimal(p.leaf == Leaf::kDecimal4 ? variant::Type::kDecimal4 : variant::Type::kDecimal8, d);
+        writer_.decimal(p.primitive.type, d);
         return;
       }
-      case Leaf::kDecimal16: {
+      case V::kDecimal16: {
         std::span<const uint8_t> be;
         if (t.type.physical == Type::BYTE_ARRAY) {
           be = bytes_at(t, i);
@@ -419,23 +272,25 @@ class Unshredder {
         if (be.empty() || be.size() > 16)
           invalid(p.path, row_, "a decimal of " + std::to_string(be.size()) + " bytes (1 to 16 fit decimal16)");
         Decimal d;
-        d.scale = p.scale;
+        d.scale = p.primitive.scale;
         d.unscaled.fill((be[0] & 0x80) ? 0xFF : 0x00);
         for (size_t b = 0; b < be.size(); ++b) d.unscaled[b] = be[be.size() - 1 - b];
-        writer_.decimal(variant::Type::kDecimal16, d);
+        writer_.decimal(V::kDecimal16, d);
         return;
       }
-      case Leaf::kBinary:
+      case V::kBinary:
         writer_.binary(bytes_at(t, i));
         return;
-      case Leaf::kString: {
+      case V::kString: {
         const auto b = bytes_at(t, i);
         writer_.string({reinterpret_cast<const char*>(b.data()), b.size()});
         return;
       }
-      case Leaf::kUuid:
+      case V::kUuid:
         writer_.uuid(t.values.data() + static_cast<size_t>(i) * 16);
         return;
+      default:
+        return;  // shredded_primitive() gives no other type
     }
   }
 
@@ -450,7 +305,7 @@ class Unshredder {
 
 void unshred_tree(Array& array) {
   if (is_variant(array)) {
-    array = unshred(array);
+    if (!holds_whole_values(array)) array = unshred(array);
     return;
   }
   for (Array& child : array.children) unshred_tree(child);
@@ -460,6 +315,22 @@ void unshred_tree(Array& array) {
 
 bool is_variant(const Array& array) {
   return array.kind == ArrayKind::kStruct && array.type.logical.VARIANT.has_value();
+}
+
+bool holds_whole_values(const Array& group) {
+  if (!is_variant(group) || group.children.size() != 2) return false;
+  const Array& metadata = group.children[0];
+  const Array& value = group.children[1];
+  if (metadata.name != "metadata" || value.name != "value") return false;
+  for (const Array* a : {&metadata, &value})
+    if (a->kind != ArrayKind::kLeaf || a->type.physical != format::Type::BYTE_ARRAY) return false;
+  check_array(group, group.length, group.name);
+  check_array(value, group.length, group.name + ".value");
+  // A valid slot whose value is missing must become the variant null.
+  if (value.validity.empty()) return true;
+  for (int64_t i = 0; i < group.length; ++i)
+    if (group.is_valid(i) && !value.is_valid(i)) return false;
+  return true;
 }
 
 Array unshred(const Array& group) {

@@ -31,6 +31,27 @@ void put_le(uint8_t* p, uint64_t v, size_t width) {
 
 }  // namespace
 
+void write_metadata(std::span<const std::string_view> keys, Buffer& out) {
+  size_t key_bytes = 0;
+  for (std::string_view k : keys) key_bytes += k.size();
+  const uint64_t largest = std::max<uint64_t>(key_bytes, keys.size());
+  if (largest > UINT32_MAX) throw Error("variant: a dictionary's keys pass 4 GiB", ErrorKind::kInvalidArgument);
+  const uint8_t width = width_of(largest);
+  // Version 1, sorted and unique, offsets of `width` bytes.
+  uint8_t* p = out.extend(1 + width * (keys.size() + 2) + key_bytes);
+  p[0] = static_cast<uint8_t>(1 | 1 << 4 | (width - 1) << 6);
+  put_le(p + 1, keys.size(), width);
+  uint8_t* offsets = p + 1 + width;
+  uint8_t* strings = offsets + width * (keys.size() + 1);
+  size_t at = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    put_le(offsets + width * i, at, width);
+    if (!keys[i].empty()) std::memcpy(strings + at, keys[i].data(), keys[i].size());
+    at += keys[i].size();
+  }
+  put_le(offsets + width * keys.size(), at, width);
+}
+
 void ValueWriter::header(uint8_t primitive_id, size_t data_bytes, const void* data) {
   uint8_t* p = out_->extend(1 + data_bytes);
   p[0] = static_cast<uint8_t>(primitive_id << 2);

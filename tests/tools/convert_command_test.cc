@@ -175,6 +175,10 @@ TEST_F(ConvertCommand, VariantsShreddedInAnInferredLayout) {
   CommandResult e = run_tool({"convert", in, path("x.parquet"), "--variant", "nope"});
   EXPECT_EQ(e.exit_code, 2);
   EXPECT_THAT(e.err, HasSubstr("--variant nope: the input has no such column"));
+  const std::string schema_file = file("s.txt", "message m { optional int64 id; }");
+  e = run_tool({"convert", in, path("y.parquet"), "--variant", "v", "--schema", schema_file});
+  EXPECT_EQ(e.exit_code, 2);
+  EXPECT_THAT(e.err, HasSubstr("--variant applies to inferred schemas"));
 }
 
 TEST_F(ConvertCommand, MapsFromASchema) {

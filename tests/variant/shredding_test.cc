@@ -20,6 +20,8 @@
 #include "parq/file/file_reader.h"
 #include "parq/file/file_writer.h"
 #include "parq/io/output.h"
+#include "parq/schema/schema_text.h"
+#include "parq/text/row_text.h"
 #include "parq/text/text_input.h"
 #include "parq/text/variant_text.h"
 #include "parq/variant/variant.h"
@@ -383,6 +385,71 @@ TEST(VariantShredding, TheSpecsMeasurementExampleRebuilds) {
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
+  }
+}
+
+// Shredding refuses what it cannot write: a layout whose typed column has a
+// type the spec (and so the reader) does not allow, and a value the layout
+// has no place for.
+TEST(VariantShredding, ShreddingRefusesLayoutsTheReaderWouldRefuseAndValuesWithoutAPlace) {
+  const Schema plain = parse_schema_text(
+      "message m { optional group v (VARIANT(1)) { required binary metadata; optional binary value; } }");
+  text::TextRow row;
+  text::parse_json(R"({"v":{"a":7}})", row);
+  text::BatchBuilder builder(text::type_of(plain));
+  builder.add(row);
+  const RecordBatch batch = builder.finish();
+  auto shred_into = [&](const std::string& layout) {
+    const Schema s = parse_schema_text(layout);
+    return variant::shred(batch.columns[0], s, s.root().child(0));
+  };
+  try {
+    shred_into(
+        "message m { optional group v (VARIANT(1)) { required binary metadata; optional binary value;"
+        " optional int32 typed_value (INTEGER(32,false)); } }");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnsupported);
+    EXPECT_NE(std::string(e.what()).find("unsupported shredded value type: INT32 INTEGER(32,false)"), std::string::npos)
+        << e.what();
+  }
+  try {  // an object shredded without a value column for its other fields
+    shred_into(
+        "message m { optional group v (VARIANT(1)) { required binary metadata; optional group typed_value {"
+        " required group b { optional binary value; } } } }");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("no value column to keep them"), std::string::npos) << e.what();
+  }
+  // The same value into a layout that has room: field a in its typed column.
+  const Array out = shred_into(
+      "message m { optional group v (VARIANT(1)) { required binary metadata; optional binary value;"
+      " optional group typed_value { required group a { optional binary value; optional int64 typed_value; } } } }");
+  const Array& a = out.children[2].children[0].children[1];
+  EXPECT_EQ(a.null_count, 0);
+  EXPECT_EQ(a.values.data_as<int64_t>()[0], 7);
+}
+
+// The text layer rebuilds a shredded column itself when the reader did
+// not; a column that already holds whole values is rendered as it is.
+TEST(VariantShredding, TextRebuildsShreddedColumnsTheReaderLeftShredded) {
+  const auto path = (testing::corpus_dir() / "shredded_variant" / "case-083.parquet").string();
+  auto file = FileReader::open(path);
+  for (bool reader_unshreds : {false, true}) {
+    ReadOptions options;
+    options.unshred_variants = reader_unshreds;
+    auto source = read_batches(*file, options);
+    RecordBatch batch;
+    ASSERT_TRUE(source->next(batch));
+    EXPECT_EQ(variant::holds_whole_values(batch.columns[1]), reader_unshreds);
+    std::string text;
+    text::RowJsonWriter(batch, {.variants_as_json = true}).append_rows(text, 0, batch.num_rows);
+    EXPECT_EQ(text,
+              "{\"id\":0,\"var\":null}\n"
+              "{\"id\":1,\"var\":{\"c\":{\"b\":\"iceberg\"}}}\n"
+              "{\"id\":2,\"var\":{\"c\":8,\"d\":-0.0}}\n"
+              "{\"id\":3,\"var\":{\"c\":{\"a\":34,\"b\":\"\"},\"d\":0}}\n");
   }
 }
 

@@ -176,6 +176,8 @@ class Schema {
 
   // The elements as given, so the schema can be written back unchanged.
   const std::vector<format::SchemaElement>& elements() const { return elements_; }
+  // The elements of top-level field `field`'s subtree, in schema order.
+  std::vector<format::SchemaElement> field_elements(size_t field) const;
   const format::SchemaElement& element(size_t i) const;
 
   // parquet-java's message notation, two-space indented, one field a line:

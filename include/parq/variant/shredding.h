@@ -28,6 +28,12 @@ namespace parq::variant {
 // A struct annotated VARIANT.
 bool is_variant(const Array& array);
 
+// Whether a VARIANT struct already is what unshred() returns: `metadata` and
+// `value` alone, in that order, a value in every valid slot. Such a group
+// needs no rebuilding (its values are not validated here: readers of them
+// do that). Throws parq::Error when its arrays are malformed.
+bool holds_whole_values(const Array& group);
+
 // `group` (a VARIANT struct with its `metadata`) with each slot's value
 // rebuilt into `value`; null slots stay null, and a slot whose value is
 // missing altogether holds the variant null, as the spec asks. Throws
@@ -37,7 +43,8 @@ bool is_variant(const Array& array);
 // values pass 2 GiB.
 Array unshred(const Array& group);
 
-// Every VARIANT struct in the batch, at any depth, replaced by unshred()'s.
+// Every VARIANT struct in the batch, at any depth, replaced by unshred()'s
+// (those that hold whole values already are left as they are).
 void unshred_variants(RecordBatch& batch);
 
 // The other way: an unshredded VARIANT `group` (binary `metadata` and

@@ -20,6 +20,11 @@
 
 namespace parq::variant {
 
+// A metadata dictionary of `keys`, which must be sorted and unique (it is
+// marked sorted), appended to `out` with the narrowest offsets that hold
+// them. Throws parq::Error (kInvalidArgument) past 4 GiB of keys.
+void write_metadata(std::span<const std::string_view> keys, Buffer& out);
+
 class ValueWriter {
  public:
   // Appends to `out`, which must outlive the writer.
