@@ -4,7 +4,8 @@
 //   - byte strings, in unsigned lexicographic order (strings, binaries,
 //     FIXED_LEN_BYTE_ARRAY) or as big-endian two's-complement decimals
 //     (BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY): here;
-//   - no order known (INT96, INTERVAL, unknown annotations): counts only.
+//   - INT96: chronological (INT96_TIMESTAMP_ORDER), statistics_builder_types.cc;
+//   - no order known (INTERVAL, unknown annotations): counts only.
 // Bounds are kept untruncated, so that merging pages into a chunk stays
 // exact; truncation happens when they are read out.
 #include "statistics_builder.h"
@@ -314,6 +315,10 @@ std::unique_ptr<StatisticsBuilder> make_for_order(const ColumnDescriptor& column
   const ValueType& type = column.type;
   const bool floating = type.physical == Type::FLOAT || type.physical == Type::DOUBLE ||
                         (type.physical == Type::FIXED_LEN_BYTE_ARRAY && type.logical.FLOAT16);
+  // INT96 has no order of its own (its TYPE_ORDER statistics mean nothing),
+  // so its bounds are written under INT96_TIMESTAMP_ORDER, which the file
+  // writer names in column_orders.
+  if (type.physical == Type::INT96) return detail::make_number_statistics(column, true);
   if (column.sort_order == SortOrder::kUnknown) {
     // NaNs are still counted, for the column index's nan_counts.
     if (floating) return detail::make_number_statistics(column, false);

@@ -465,6 +465,50 @@ struct HalfKind {
   static std::string encode_nan(uint64_t bits) { return to_bytes(static_cast<uint16_t>(bits)); }
 };
 
+// INT96 timestamps under ColumnOrder INT96_TIMESTAMP_ORDER: by Julian day
+// (the last four bytes, signed), then by nanoseconds of the day (the first
+// eight, signed). The key packs both into one signed 128-bit number whose
+// order is that order: the day in the high half, the nanoseconds moved to
+// unsigned order in the low half. INT96 is legacy and rare: one portable
+// pass serves every level.
+struct Int96Kind {
+  using Value = __int128;
+  static constexpr const char* kName = "INT96";
+  static constexpr uint64_t kNanosBias = uint64_t{1} << 63;
+  static Value key(const uint8_t* p) {
+    const auto nanos = load<uint64_t>(p);
+    const auto day = load<int32_t>(p + 8);
+    return static_cast<Value>(static_cast<__int128>(day) * (static_cast<__int128>(1) << 64)) +
+           static_cast<Value>(nanos ^ kNanosBias);
+  }
+  static Range<Value> pass(const uint8_t* p, size_t n) {
+    Range<Value> r{0, 0, n, 0};
+    if (n == 0) return r;
+    r.lo = r.hi = key(p);
+    for (size_t i = 1; i < n; ++i) {
+      const Value k = key(p + 12 * i);
+      r.lo = std::min(r.lo, k);
+      r.hi = std::max(r.hi, k);
+    }
+    return r;
+  }
+  static Range<Value> scan(const uint8_t* p, size_t n) { return pass(p, n); }
+  static std::string encode(Value k, bool) {
+    const uint64_t nanos = static_cast<uint64_t>(k) ^ kNanosBias;
+    const auto day = static_cast<int32_t>(k >> 64);
+    std::string out(12, '\0');
+    std::memcpy(out.data(), &nanos, 8);
+    std::memcpy(out.data() + 8, &day, 4);
+    return out;
+  }
+  static int compare(std::string_view a, std::string_view b) {
+    if (a.size() != 12 || b.size() != 12) return a.compare(b);
+    const Value x = key(reinterpret_cast<const uint8_t*>(a.data()));
+    const Value y = key(reinterpret_cast<const uint8_t*>(b.data()));
+    return three_way(x < y, y < x);
+  }
+};
+
 template <class Kind>
 class NumberStatistics final : public StatisticsBuilder {
   using T = typename Kind::Value;
@@ -568,6 +612,7 @@ std::unique_ptr<StatisticsBuilder> make_number_statistics(const ColumnDescriptor
         return number<HalfKind>(bounds, float_total_order);
       break;
     case Type::INT96:
+      return number<Int96Kind>(bounds);
     case Type::BYTE_ARRAY:
       break;
   }

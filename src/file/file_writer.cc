@@ -16,6 +16,7 @@
 #include "../column/column_writer.h"
 #include "../record/shredder.h"
 #include "parq/error.h"
+#include "parq/file/file_reference.h"
 #include "parq/file/footer.h"
 #include "parq/format/metadata_codec.h"
 #include "parq/util/thread_pool.h"
@@ -86,6 +87,8 @@ class FileWriter::Impl {
     if (options_.row_group_rows < 1 || options_.row_group_bytes < 1 || options_.page_bytes < 1)
       throw Error("row group and page limits must be positive", ErrorKind::kInvalidArgument);
     check_column_paths(options_, schema_);
+    for (size_t i = 0; i < schema_.num_nodes(); ++i)
+      if (is_file_group(schema_.node(i))) check_file_group(schema_.node(i));
     for (const SchemaNode* field : schema_.root().children())
       if (field->is_group() && field->logical_type().VARIANT)
         for (const SchemaNode* c : field->children())
@@ -105,6 +108,8 @@ class FileWriter::Impl {
                             (t.physical == format::Type::FIXED_LEN_BYTE_ARRAY && t.logical.FLOAT16);
       if (floating && resolve_column_options(options_, schema_.column(c)).float_total_order) {
         orders[c].IEEE_754_TOTAL_ORDER.emplace();
+      } else if (t.physical == format::Type::INT96) {
+        orders[c].INT96_TIMESTAMP_ORDER.emplace();
       } else {
         orders[c].TYPE_ORDER.emplace();
       }
@@ -157,6 +162,16 @@ class FileWriter::Impl {
     for (const Array& c : a.children)
       if (c.name == "typed_value") return false;  // already in a shredded layout
     return shredded_field;
+  }
+
+  int64_t append_bytes(std::string_view bytes) {
+    check_usable();
+    int64_t at = 0;
+    guarded([&] {
+      at = static_cast<int64_t>(out_->position());
+      out_->write(bytes.data(), bytes.size());
+    });
+    return at;
   }
 
   void flush_row_group() {
@@ -333,6 +348,7 @@ void FileWriter::write_all(BatchSource& source) {
   while (source.next(batch)) impl_->write(batch);
 }
 void FileWriter::flush_row_group() { impl_->flush_row_group(); }
+int64_t FileWriter::append_bytes(std::string_view bytes) { return impl_->append_bytes(bytes); }
 void FileWriter::close() { impl_->close(); }
 const Schema& FileWriter::schema() const { return impl_->schema(); }
 int64_t FileWriter::num_rows() const { return impl_->num_rows(); }

@@ -604,7 +604,7 @@ int compare_signed_bytes(std::string_view a, std::string_view b) {
 }
 
 Int128 int96_nanos(std::string_view v) {
-  uint64_t nanos;
+  int64_t nanos;  // signed, as INT96_TIMESTAMP_ORDER reads it
   int32_t julian;
   std::memcpy(&nanos, v.data(), 8);
   std::memcpy(&julian, v.data() + 8, 4);

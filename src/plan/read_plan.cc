@@ -59,6 +59,7 @@ ReadStats& ReadStats::operator+=(const ReadStats& o) {
                      &ReadStats::rows_pruned_by_row_groups,
                      &ReadStats::rows_pruned_by_pages,
                      &ReadStats::rows_pruned_by_selection,
+                     &ReadStats::rows_missing_from_chunks,
                      &ReadStats::rows_decoded,
                      &ReadStats::rows_filtered,
                      &ReadStats::rows_skipped_by_offset,
@@ -86,6 +87,7 @@ std::string ReadStats::to_string() const {
          n(pages_pruned_by_headers) + " pruned\n";
   out += "rows: " + n(rows) + " considered, " + n(rows_pruned_by_row_groups) + " in pruned row groups, " +
          n(rows_pruned_by_pages) + " in pruned pages, " + n(rows_pruned_by_selection) + " outside the selection, " +
+         (rows_missing_from_chunks > 0 ? n(rows_missing_from_chunks) + " missing from short column chunks, " : "") +
          n(rows_decoded) + " decoded, " + n(rows_filtered) + " filtered out, " + n(rows_skipped_by_offset) +
          " skipped by the offset, " + n(rows_returned) + " returned\n";
   out += "io: " + n(bytes_read) + " bytes read, " + n(pages_decompressed) + " pages decompressed, " +
@@ -208,15 +210,35 @@ ReadPlan make_plan(const PlanRequest& request, ReadStats& stats) {
     stats.rows += p.num_rows;
     const std::string name = "row group " + std::to_string(g);
 
-    std::vector<RowRange> whole{{0, p.num_rows}};
+    // Chunks that disagree with their row group: a chunk holds at most
+    // num_values records (exactly that many when flat), so the rows past the
+    // shortest chunk are not whole. They are left out, and said so, rather
+    // than refusing the file; every projection sees the same rows.
+    int64_t whole_rows = p.num_rows;
+    std::string short_column;
+    for (size_t c = 0; c < rg.columns.size() && c < request.schema->num_columns(); ++c) {
+      const auto& meta = rg.columns[c].meta_data;
+      if (meta && meta->num_values >= 0 && meta->num_values < whole_rows) {
+        whole_rows = meta->num_values;
+        short_column = request.schema->column(c).dotted_path();
+      }
+    }
+    if (whole_rows < p.num_rows) {
+      stats.rows_missing_from_chunks += p.num_rows - whole_rows;
+      plan.notes.push_back(name + ": column " + short_column + " holds " + std::to_string(whole_rows) +
+                           " values where the row group has " + std::to_string(p.num_rows) + " rows; " +
+                           std::to_string(whole_rows) + " rows read");
+    }
+
+    std::vector<RowRange> whole{{0, whole_rows}};
     if (request.has_selection) {
       std::vector<RowRange> local;
-      for (const RowRange& r : intersect_ranges(request.selection, {{p.first_row, p.first_row + p.num_rows}}))
+      for (const RowRange& r : intersect_ranges(request.selection, {{p.first_row, p.first_row + whole_rows}}))
         local.push_back({r.begin - p.first_row, r.end - p.first_row});
       p.ranges = local;
       if (p.ranges.empty()) {
         ++stats.row_groups_pruned_by_selection;
-        stats.rows_pruned_by_selection += p.num_rows;
+        stats.rows_pruned_by_selection += whole_rows;
         plan.notes.push_back(name + ": outside the row selection");
         continue;
       }
@@ -225,8 +247,8 @@ ReadPlan make_plan(const PlanRequest& request, ReadStats& stats) {
     }
     int64_t selected = 0;
     for (const RowRange& r : p.ranges) selected += r.size();
-    stats.rows_pruned_by_selection += p.num_rows - selected;
-    if (p.num_rows == 0) continue;
+    stats.rows_pruned_by_selection += whole_rows - selected;
+    if (whole_rows == 0) continue;
 
     // Row group stages, cheapest first: each asks every leaf test whether
     // it can be true in this row group and prunes when the tree says no.

@@ -4,7 +4,8 @@
 //   - min_value/max_value are ordered by the column's sort order; they are
 //     used when the schema gives the column a known sort order and the
 //     file's column_orders (when present) names TYPE_ORDER or
-//     IEEE_754_TOTAL_ORDER for it.
+//     IEEE_754_TOTAL_ORDER for it. INT96 bounds only under
+//     INT96_TIMESTAMP_ORDER.
 //   - The legacy min/max were ordered as signed values by old writers, also
 //     for byte arrays, where that is wrong; they are used only for numeric
 //     and boolean columns whose order is signed.
@@ -27,12 +28,14 @@ namespace {}  // namespace
 
 bool bounds_trusted(const format::FileMetaData& file, const ColumnDescriptor& column) {
   const ValueOrder order = filter::value_order(column);
-  bool ordered =
-      column.sort_order != SortOrder::kUnknown && order != ValueOrder::kUnordered && order != ValueOrder::kInt96;
-  if (file.column_orders && static_cast<size_t>(column.column_index) < file.column_orders->size()) {
-    const auto& co = (*file.column_orders)[static_cast<size_t>(column.column_index)];
-    ordered = ordered && (co.TYPE_ORDER || co.IEEE_754_TOTAL_ORDER);
-  }
+  const format::ColumnOrder* co = nullptr;
+  if (file.column_orders && static_cast<size_t>(column.column_index) < file.column_orders->size())
+    co = &(*file.column_orders)[static_cast<size_t>(column.column_index)];
+  // INT96 bounds mean something only when the file says they are ordered
+  // chronologically; under TYPE_ORDER (or no order) they must be ignored.
+  if (order == ValueOrder::kInt96) return co != nullptr && co->INT96_TIMESTAMP_ORDER.has_value();
+  bool ordered = column.sort_order != SortOrder::kUnknown && order != ValueOrder::kUnordered;
+  if (co != nullptr) ordered = ordered && (co->TYPE_ORDER || co->IEEE_754_TOTAL_ORDER);
   return ordered;
 }
 

@@ -632,20 +632,51 @@ TEST(StatisticsBuilderTest, DecimalsMatchAReference) {
 TEST(StatisticsBuilderTest, UnknownOrderCountsOnly) {
   SchemaElement interval = plain(Type::FIXED_LEN_BYTE_ARRAY, 12);
   interval.converted_type = ConvertedType::INTERVAL;
-  for (const SchemaElement& column : {plain(Type::INT96), interval}) {
-    ASSERT_EQ(order_of(column), SortOrder::kUnknown);
-    auto s = builder(column);
-    const std::string values(24, '\x07');
-    s->add_values(values.data(), 2);
-    s->add_nulls(3);
-    EXPECT_FALSE(s->has_bounds());
-    EXPECT_EQ(s->min_bytes(), "");
-    EXPECT_EQ(s->max_bytes(), "");
-    const Statistics t = s->to_thrift();
-    Statistics expect;
-    expect.null_count = 3;
-    EXPECT_EQ(t, expect);
-  }
+  ASSERT_EQ(order_of(interval), SortOrder::kUnknown);
+  auto s = builder(interval);
+  const std::string values(24, '\x07');
+  s->add_values(values.data(), 2);
+  s->add_nulls(3);
+  EXPECT_FALSE(s->has_bounds());
+  EXPECT_EQ(s->min_bytes(), "");
+  EXPECT_EQ(s->max_bytes(), "");
+  const Statistics t = s->to_thrift();
+  Statistics expect;
+  expect.null_count = 3;
+  EXPECT_EQ(t, expect);
+}
+
+// INT96 has no TYPE_ORDER, but INT96_TIMESTAMP_ORDER: the Julian day
+// (signed), then the nanoseconds (signed).
+TEST(StatisticsBuilderTest, Int96BoundsAreChronological) {
+  auto int96 = [](int32_t day, int64_t nanos) {
+    std::string out(12, '\0');
+    std::memcpy(out.data(), &nanos, 8);
+    std::memcpy(out.data() + 8, &day, 4);
+    return out;
+  };
+  const std::string a = int96(-1, 5), b = int96(0, -9), c = int96(0, 0), d = int96(7, -1), e = int96(7, 3);
+  auto page = builder(plain(Type::INT96));
+  const std::string first = c + a + e;
+  page->add_values(first.data(), 3);
+  auto chunk = builder(plain(Type::INT96));
+  chunk->merge(*page);
+  page->reset();
+  const std::string second = d + b;
+  page->add_values(second.data(), 2);
+  page->add_nulls(1);
+  expect_bounds(*page, b, d);
+  chunk->merge(*page);
+  expect_bounds(*chunk, a, e);
+  EXPECT_LT(chunk->compare(b, c), 0);
+  EXPECT_LT(chunk->compare(c, d), 0);
+  EXPECT_GT(chunk->compare(d, a), 0);
+  EXPECT_EQ(chunk->compare(e, e), 0);
+  const Statistics t = chunk->to_thrift();
+  EXPECT_EQ(t.null_count, 1);
+  EXPECT_EQ(t.min_value, a);
+  EXPECT_FALSE(t.min.has_value());  // the deprecated fields are signed numbers
+  EXPECT_FALSE(t.nan_count.has_value());
 }
 
 TEST(StatisticsBuilderTest, FloatsOfUnknownOrderStillCountNans) {
@@ -702,7 +733,9 @@ TEST(StatisticsBuilderTest, MergeUsesUntruncatedBounds) {
 TEST(StatisticsBuilderTest, MergeAcrossKindsIsAnError) {
   auto ints = builder(plain(Type::INT32));
   auto strings = builder(plain(Type::BYTE_ARRAY));
-  auto unordered = builder(plain(Type::INT96));
+  SchemaElement interval = plain(Type::FIXED_LEN_BYTE_ARRAY, 12);
+  interval.converted_type = ConvertedType::INTERVAL;
+  auto unordered = builder(interval);
   EXPECT_THROW(ints->merge(*strings), Error);
   EXPECT_THROW(strings->merge(*ints), Error);
   EXPECT_THROW(unordered->merge(*ints), Error);

@@ -1,7 +1,8 @@
 // Files from the wild that other readers accept, each built here: a root
 // schema element marked REPEATED and carrying a physical type, footer lists
 // whose header gives element type 0, and TIME values outside 0 to 24 hours
-// (docs/FORMAT.md). Each reads back the rows it was written with.
+// (docs/FORMAT.md), column chunks that disagree with their row group's row
+// count. Each reads back the rows it was written with, or the whole ones.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -104,6 +105,72 @@ TEST(WildFiles, FooterListsWithElementTypeZeroRead) {
   ASSERT_EQ(header & 0x0F, 0x0C);
   parts.footer[3] = static_cast<char>(header & 0xF0);
   EXPECT_EQ(rows_of(join(parts)), expected_rows());
+}
+
+// The file with its footer changed by `edit`.
+template <class Edit>
+std::string with_footer(const std::string& file, Edit edit) {
+  Split parts = split(file);
+  format::FileMetaData metadata;
+  format::decode_thrift(reinterpret_cast<const uint8_t*>(parts.footer.data()), parts.footer.size(), metadata);
+  edit(metadata);
+  parts.footer.clear();
+  format::encode_thrift(metadata, parts.footer);
+  return join(parts);
+}
+
+TEST(WildFiles, ChunksDisagreeingWithTheirRowGroupReadTheirWholeRows) {
+  const std::string plain = sample_file();
+  auto read = [](const std::string& file, ReadStats& stats) {
+    ReadOptions options;
+    options.stats = &stats;
+    return rows_of(file, options);
+  };
+  // A row group claiming more rows than its chunks hold: the rows every
+  // chunk has are read, and the rest is counted as missing.
+  const std::string claims_more = with_footer(plain, [](format::FileMetaData& m) {
+    m.row_groups[0].num_rows = 5;
+    m.num_rows = 5;
+  });
+  ReadStats stats;
+  EXPECT_EQ(read(claims_more, stats), expected_rows());
+  EXPECT_EQ(stats.rows_missing_from_chunks, 2);
+  EXPECT_NE(stats.to_string().find("2 missing from short column chunks"), std::string::npos) << stats.to_string();
+
+  // One chunk shorter than the others: reading stops where it does, for
+  // every projection (the rows past it are not whole).
+  const std::string one_short = with_footer(plain, [](format::FileMetaData& m) {
+    m.row_groups[0].columns[1].meta_data->num_values = 2;  // s: 3 values written
+  });
+  for (const std::vector<std::string>& columns : std::vector<std::vector<std::string>>{{}, {"id"}, {"l"}}) {
+    ReadOptions options;
+    options.columns = columns;
+    ReadStats s;
+    options.stats = &s;
+    auto reader =
+        FileReader::open(io::memory_input({reinterpret_cast<const uint8_t*>(one_short.data()), one_short.size()}));
+    auto source = read_batches(*reader, options);
+    int64_t rows = 0;
+    RecordBatch batch;
+    while (source->next(batch)) rows += batch.num_rows;
+    EXPECT_EQ(rows, 2);
+    EXPECT_EQ(s.rows_missing_from_chunks, 1);
+    const ReadPlan plan = plan_read(*reader, options);
+    ASSERT_FALSE(plan.notes.empty());
+    EXPECT_NE(plan.notes[0].find("column s holds 2 values where the row group has 3 rows"), std::string::npos)
+        << plan.notes[0];
+  }
+  ReadStats short_stats;
+  EXPECT_EQ(read(one_short, short_stats), expected_rows().substr(0, expected_rows().find(kRows[2])));
+
+  // Chunks holding more than the row group claims: the claimed rows.
+  const std::string claims_fewer = with_footer(plain, [](format::FileMetaData& m) {
+    m.row_groups[0].num_rows = 2;
+    m.num_rows = 2;
+  });
+  ReadStats fewer;
+  EXPECT_EQ(read(claims_fewer, fewer), expected_rows().substr(0, expected_rows().find(kRows[2])));
+  EXPECT_EQ(fewer.rows_missing_from_chunks, 0);
 }
 
 TEST(WildFiles, TimesOutsideOneDayReadAsSignedDurations) {

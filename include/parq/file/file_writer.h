@@ -130,6 +130,11 @@ class FileWriter {
   void write_all(BatchSource& source);
   // Ends the current row group (no-op when it is empty).
   void flush_row_group();
+  // Writes `bytes` into the file outside every column chunk and returns
+  // their offset: the target of a FILE self-reference (file/file_reference.h),
+  // so that a file and the blobs it refers to travel as one. Rows written
+  // and not yet flushed stay in the current row group.
+  int64_t append_bytes(std::string_view bytes);
   // Ends the last row group, writes the bloom filters, page indexes and
   // footer, and commits the output.
   void close();

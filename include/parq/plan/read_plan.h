@@ -64,9 +64,12 @@ struct ReadStats {
   int64_t rows_pruned_by_row_groups = 0;  // in row groups pruned
   int64_t rows_pruned_by_pages = 0;       // outside the page index's (or page headers') row ranges
   int64_t rows_pruned_by_selection = 0;   // outside row_selection in row groups read
-  int64_t rows_decoded = 0;               // rows whose filter columns were decoded
-  int64_t rows_filtered = 0;              // decoded, then dropped by the filter
-  int64_t rows_skipped_by_offset = 0;     // matched, then dropped by the offset
+  // Claimed by a row group beyond what one of its column chunks holds (its
+  // num_values): not read, since no chunk past that point makes a whole row.
+  int64_t rows_missing_from_chunks = 0;
+  int64_t rows_decoded = 0;            // rows whose filter columns were decoded
+  int64_t rows_filtered = 0;           // decoded, then dropped by the filter
+  int64_t rows_skipped_by_offset = 0;  // matched, then dropped by the offset
   int64_t rows_returned = 0;
   int64_t bytes_read = 0;  // from the input, metadata after the footer included
   int64_t pages_decompressed = 0;
