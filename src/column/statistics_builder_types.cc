@@ -465,23 +465,24 @@ struct HalfKind {
   static std::string encode_nan(uint64_t bits) { return to_bytes(static_cast<uint16_t>(bits)); }
 };
 
-// INT96 timestamps under ColumnOrder INT96_TIMESTAMP_ORDER: by Julian day
-// (the last four bytes, signed), then by nanoseconds of the day (the first
-// eight, signed). The key packs both into one signed 128-bit number whose
-// order is that order: the day in the high half, the nanoseconds moved to
-// unsigned order in the low half. INT96 is legacy and rare: one portable
-// pass serves every level.
+// INT96 timestamps under ColumnOrder INT96_TIMESTAMP_ORDER, which orders
+// by Julian day and then by nanoseconds of the day. Values are compared as
+// the instants they stand for (day * 86400e9 + signed nanoseconds, as the
+// reader's filters and text do), and bounds are written normalized, their
+// nanoseconds within the day: for the usual values that is the same order
+// and the same bytes, and for values whose nanoseconds run past a day the
+// bounds still hold every instant, so pruning never disagrees with the
+// rows. Bounds past the 32-bit day range clamp to it: no literal a filter
+// can bind lies beyond it. INT96 is legacy and rare: one portable pass
+// serves every level.
 struct Int96Kind {
-  using Value = __int128;
+  using Value = __int128;  // the instant in nanoseconds from Julian day 0
   static constexpr const char* kName = "INT96";
-  static constexpr uint64_t kNanosBias = uint64_t{1} << 63;
+  static constexpr int64_t kNanosPerDay = 86400LL * 1000 * 1000 * 1000;
   static Value key(const uint8_t* p) {
-    const auto nanos = load<uint64_t>(p);
-    const auto day = load<int32_t>(p + 8);
-    return static_cast<Value>(static_cast<__int128>(day) * (static_cast<__int128>(1) << 64)) +
-           static_cast<Value>(nanos ^ kNanosBias);
+    return static_cast<Value>(load<int32_t>(p + 8)) * kNanosPerDay + load<int64_t>(p);
   }
-  static Range<Value> pass(const uint8_t* p, size_t n) {
+  static Range<Value> scan(const uint8_t* p, size_t n) {
     Range<Value> r{0, 0, n, 0};
     if (n == 0) return r;
     r.lo = r.hi = key(p);
@@ -492,13 +493,25 @@ struct Int96Kind {
     }
     return r;
   }
-  static Range<Value> scan(const uint8_t* p, size_t n) { return pass(p, n); }
   static std::string encode(Value k, bool) {
-    const uint64_t nanos = static_cast<uint64_t>(k) ^ kNanosBias;
-    const auto day = static_cast<int32_t>(k >> 64);
+    Value day = k / kNanosPerDay;
+    Value nanos = k % kNanosPerDay;
+    if (nanos < 0) {
+      nanos += kNanosPerDay;
+      --day;
+    }
+    if (day < INT32_MIN) {
+      day = INT32_MIN;
+      nanos = 0;
+    } else if (day > INT32_MAX) {
+      day = INT32_MAX;
+      nanos = kNanosPerDay - 1;
+    }
+    const auto n = static_cast<int64_t>(nanos);
+    const auto d = static_cast<int32_t>(day);
     std::string out(12, '\0');
-    std::memcpy(out.data(), &nanos, 8);
-    std::memcpy(out.data() + 8, &day, 4);
+    std::memcpy(out.data(), &n, 8);
+    std::memcpy(out.data() + 8, &d, 4);
     return out;
   }
   static int compare(std::string_view a, std::string_view b) {

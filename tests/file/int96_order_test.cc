@@ -1,6 +1,6 @@
 // INT96 timestamps under ColumnOrder INT96_TIMESTAMP_ORDER: the writer
 // names the order and writes chronological bounds (chunk statistics and
-// column index); the reader prunes with them, and ignores them when the
+// column index, normalized instants); the reader prunes with them, and ignores them when the
 // file's order for the column is anything else, as parquet.thrift requires.
 #include <gtest/gtest.h>
 
@@ -116,12 +116,14 @@ TEST(Int96Order, WriterNamesTheOrderAndWritesChronologicalBounds) {
   }
 }
 
-TEST(Int96Order, BoundsOrderByDayThenSignedNanos) {
-  // A later day with fewer nanoseconds is still later; a negative
-  // nanosecond count sorts before zero on the same day.
+TEST(Int96Order, BoundsAreTheLeastAndGreatestInstantsWrittenNormalized) {
+  // A later day with fewer nanoseconds is still later, and negative
+  // nanoseconds count back from the day. Nanoseconds past a day (which
+  // some writers leave) move the instant: the bounds hold every instant,
+  // with their nanoseconds inside the day.
   Schema schema = make_schema({Field::int96("ts").required()});
   const std::vector<std::string> values = {int96(2450000, 5), int96(2450001, 0), int96(2450000, -7),
-                                           int96(-3, kNanosPerDay), int96(2450001, -1)};
+                                           int96(-3, kNanosPerDay), int96(2449990, 20 * kNanosPerDay)};
   Array ts;
   ts.name = "ts";
   ts.type = schema.column(0).type;
@@ -139,8 +141,12 @@ TEST(Int96Order, BoundsOrderByDayThenSignedNanos) {
   auto reader = open(file);
   const auto& stats = reader->metadata().row_groups[0].columns[0].meta_data->statistics;
   ASSERT_TRUE(stats.has_value());
-  EXPECT_EQ(stats->min_value, int96(-3, kNanosPerDay));
-  EXPECT_EQ(stats->max_value, int96(2450001, 0));
+  EXPECT_EQ(stats->min_value, int96(-2, 0));
+  EXPECT_EQ(stats->max_value, int96(2450010, 0));
+  // A filter between the day-ordered maximum and the instant one keeps the
+  // row whose instant is later, pruning or not.
+  ReadStats read;
+  EXPECT_EQ(count_rows(file, "ts > TIMESTAMP '1995-10-10 00:00:00'", read), 1);
 }
 
 TEST(Int96Order, FiltersPruneRowGroupsAndPagesUnderTheOrderOnly) {
