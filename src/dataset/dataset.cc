@@ -262,7 +262,25 @@ bool same_tree(const SchemaNode& a, const SchemaNode& b, bool top) {
   return true;
 }
 
-enum class Widening { kNone, kToInt64, kToDouble };
+// kWholeVariant: one VARIANT column shredded differently by the files; it
+// becomes one column of whole values.
+enum class Widening { kNone, kToInt64, kToDouble, kWholeVariant };
+
+bool is_variant_group(const SchemaNode& n) { return n.is_group() && n.logical_type().VARIANT.has_value(); }
+
+// A VARIANT field's elements in the whole form every file's values can be
+// rebuilt into: the group, its metadata and its value.
+std::vector<format::SchemaElement> whole_variant_elements(const format::SchemaElement& group) {
+  std::vector<format::SchemaElement> out(3);
+  out[0] = group;
+  out[0].num_children = 2;
+  for (size_t i = 1; i < 3; ++i) {
+    out[i].name = i == 1 ? "metadata" : "value";
+    out[i].type = format::Type::BYTE_ARRAY;
+    out[i].repetition_type = format::FieldRepetitionType::REQUIRED;
+  }
+  return out;
+}
 
 bool plain_integer(const SchemaNode& n, int bits) {
   const auto& l = n.logical_type();
@@ -541,7 +559,9 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
         present[u] = true;
         const SchemaNode& first = files[fields[u].first_file].schema.root().child(fields[u].first_field);
         if (!same_tree(first, node, true)) {
-          const Widening w = widening(first, node);
+          const bool variants = is_variant_group(first) && is_variant_group(node);
+          const Widening w = variants ? Widening::kWholeVariant : widening(first, node);
+          ds->whole_variants_ = ds->whole_variants_ || variants;
           if (w == Widening::kNone)
             throw Error(ErrorKind::kInvalidArgument, {.file = files[i].found.location, .column = fields[u].name},
                         "the column is " + describe(node) + " here but " + describe(first) + " in " +
@@ -563,6 +583,9 @@ std::shared_ptr<const Dataset> DatasetBuilder::build(const std::vector<std::stri
   elements[0].name = "schema";
   elements[0].num_children = static_cast<int32_t>(fields.size() + ds->partition_columns_.size());
   for (UnifiedField& f : fields) {
+    if (ds->whole_variants_ && f.elements[0].logical_type && f.elements[0].logical_type->VARIANT &&
+        f.elements[0].num_children)
+      f.elements = whole_variant_elements(f.elements[0]);
     format::SchemaElement& top = f.elements[0];
     if (f.optional && top.repetition_type == format::FieldRepetitionType::REQUIRED)
       top.repetition_type = format::FieldRepetitionType::OPTIONAL;

@@ -18,6 +18,7 @@
 #include "parq/error.h"
 #include "parq/filter/literal.h"
 #include "parq/util/thread_pool.h"
+#include "parq/variant/shredding.h"
 
 namespace parq {
 namespace {
@@ -247,6 +248,7 @@ class FilePart {
     std::map<std::string, std::optional<std::string>> file_name_of;
     for (size_t u = 0; u < names.size(); ++u) file_name_of[root.child(u).name()] = names[u];
     read_ = options.read;
+    read_.unshred_variants = read_.unshred_variants || ds.whole_variants();
     read_.threads = threads;
     read_.memory_limit = memory_limit;
     read_.stats = &stats_;
@@ -351,6 +353,11 @@ class FilePart {
           Array& a = out.columns.emplace_back(std::move(in.columns[s.index]));
           a.name = proto.name;
           if (a.kind == ArrayKind::kLeaf && !(a.type == proto.type)) widen(a, proto.type);
+          // Whole variants keep their file's field order (Spark writes value
+          // first); the dataset's is the prototype's.
+          if (a.kind == ArrayKind::kStruct && a.type.logical.VARIANT && a.children.size() == 2 &&
+              proto.children.size() == 2 && a.children[0].name != proto.children[0].name)
+            std::swap(a.children[0], a.children[1]);
           break;
         }
       }
@@ -394,6 +401,7 @@ class DatasetBatchReader final : public BatchSource {
     const std::vector<ArrayPlan> plans =
         r.no_columns ? std::vector<ArrayPlan>{} : plan_arrays(schema, select_leaves(schema, r.columns));
     prototype_ = empty_batch(plans);
+    if (r.unshred_variants || ds_->whole_variants()) variant::unshred_variants(prototype_);
     if (!r.row_index_column.empty()) {
       Array a;
       a.name = r.row_index_column;

@@ -7,6 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "json_batch.h"
+#include "parq/file/file_writer.h"
+#include "parq/format/metadata_codec.h"
+#include "parq/io/output.h"
 #include "test_paths.h"
 
 namespace parq::testing {
@@ -182,6 +186,40 @@ TEST(CatCommand, VariantsPrintAsTheirValuesWhenAsked) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("case-040.parquet: row group 0: variant var.typed_value.element, row 0 of the batch: "
                                "invalid shredding: conflicting value and typed_value"));
+}
+
+// A row group claiming more rows than a chunk holds: cat prints the whole
+// rows, warns on stderr, and --explain names the column.
+TEST(CatCommand, ShortChunksAreReadAsFarAsTheyGoWithAWarning) {
+  const Schema schema = parse_schema_text("message m { required int64 id; optional binary s (STRING); }");
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  auto writer = FileWriter::open(std::move(out), schema, {});
+  writer->write(batch_from_json(schema, {R"({"id":1,"s":"a"})", R"({"id":2,"s":"b"})", R"({"id":3,"s":"c"})"}));
+  writer->close();
+  std::string file(sink->take().view());
+  uint32_t length = 0;
+  std::memcpy(&length, file.data() + file.size() - 8, 4);
+  const size_t start = file.size() - 8 - length;
+  format::FileMetaData meta;
+  format::decode_thrift(reinterpret_cast<const uint8_t*>(file.data()) + start, length, meta);
+  meta.row_groups[0].columns[1].meta_data->num_values = 2;
+  std::string footer;
+  format::encode_thrift(meta, footer);
+  file = file.substr(0, start) + footer;
+  const auto n = static_cast<uint32_t>(footer.size());
+  file.append(reinterpret_cast<const char*>(&n), 4);
+  file += "PAR1";
+  TempDir dir("cat-short");
+  const std::string path = dir / "short.parquet";
+  std::ofstream(path, std::ios::binary) << file;
+
+  auto cat = run_tool({"cat", path});
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_EQ(cat.out, "{\"id\":1,\"s\":\"a\"}\n{\"id\":2,\"s\":\"b\"}\n");
+  EXPECT_THAT(cat.err, ::testing::HasSubstr("1 rows claimed by row groups are missing from short column chunks"));
+  auto explain = run_tool({"cat", path, "--explain"});
+  EXPECT_THAT(explain.out, ::testing::HasSubstr("row group 0: column s holds 2 values where the row group has 3 rows"));
 }
 
 }  // namespace

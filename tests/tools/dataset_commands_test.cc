@@ -135,5 +135,45 @@ TEST(DatasetCommands, InspectionCommandsShowEachFileOfFoldersAndGlobs) {
   EXPECT_THAT(empty.err, HasSubstr(".csv"));
 }
 
+// Files that shred one VARIANT column differently (two layouts, and none)
+// are one dataset: the column is read whole from each, in the file order
+// of its values, with the documents every file holds.
+TEST(DatasetCommands, VariantColumnsShreddedDifferentlyReadWhole) {
+  TempDir dir("dscmd-variant");
+  const std::vector<std::string> docs[3] = {
+      {R"({"a":1,"b":"x"})", R"({"a":2,"b":"y"})"},
+      {R"({"a":"text","c":[1,2]})", R"({"c":[3]})"},
+      {R"([1,2])", R"({"a":7})"},
+  };
+  fs::create_directory(dir.path() / "ds");
+  for (int f = 0; f < 3; ++f) {
+    const fs::path jsonl = dir.path() / ("in" + std::to_string(f) + ".jsonl");
+    {
+      std::ofstream out(jsonl);
+      for (size_t i = 0; i < docs[f].size(); ++i) out << "{\"id\":" << f * 10 + i << ",\"v\":" << docs[f][i] << "}\n";
+    }
+    std::vector<std::string> args = {"convert", jsonl.string(),
+                                     (dir.path() / "ds" / ("part" + std::to_string(f) + ".parquet")).string(),
+                                     "--variant", "v"};
+    if (f < 2) args.push_back("--shred-variants");  // objects of a and b, then of a and c: two layouts
+    auto convert = run_tool(args);
+    ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  }
+  const std::string ds = (dir.path() / "ds").string();
+  auto schema = run_tool({"schema", ds});
+  ASSERT_EQ(schema.exit_code, 0) << schema.err;
+  EXPECT_THAT(schema.out, HasSubstr("required binary value;"));
+  EXPECT_THAT(schema.out, ::testing::Not(HasSubstr("typed_value")));
+  auto cat = run_tool({"cat", ds, "--variant=json"});
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  std::string expected;
+  for (int f = 0; f < 3; ++f)
+    for (size_t i = 0; i < docs[f].size(); ++i)
+      expected += "{\"id\":" + std::to_string(f * 10 + i) + ",\"v\":" + docs[f][i] + "}\n";
+  EXPECT_EQ(cat.out, expected);
+  auto count = run_tool({"count", ds, "--where", "id >= 10"});
+  EXPECT_EQ(count.out, "4\n") << count.err;
+}
+
 }  // namespace
 }  // namespace parq::testing

@@ -104,6 +104,12 @@ class Dataset {
     return partition_physical_values_.at(i);
   }
 
+  // Whether files shred one VARIANT column differently (or one shreds it
+  // and another does not): the dataset then has every VARIANT column in
+  // its whole form (metadata and value) and reads each file's values
+  // rebuilt (ReadOptions::unshred_variants).
+  bool whole_variants() const { return whole_variants_; }
+
   // Opens file `i` for reading (its input opened on first use).
   std::unique_ptr<FileReader> open_file(size_t i) const;
 
@@ -120,6 +126,7 @@ class Dataset {
   std::vector<std::vector<std::optional<filter::PhysicalValue>>> partition_physical_values_;
   std::string summary_file_;
   int64_t files_pruned_at_open_ = 0;
+  bool whole_variants_ = false;
 
   friend struct DatasetBuilder;
 };
