@@ -249,6 +249,15 @@ def test_spark_written_variants_read_as_their_documents(spark, tmp_path):
         table = pa.table(parq.read_table(str(path), unshred_variants=True)).sort_by("id")
         got = [_loads(parq.variant_to_json(r["metadata"], r["value"])) for r in table.column("v").to_pylist()]
         assert got == expected, shredded
+        # Filters into fields, shredded or found inside whole values.
+        for where, keep in [
+            ("v.a >= 2", lambda d: isinstance(d, dict) and type(d.get("a")) is int and d["a"] >= 2),
+            ("v.a = 'str'", lambda d: isinstance(d, dict) and d.get("a") == "str"),
+            ("v.nested.deep IS NOT NULL", lambda d: isinstance(d, dict) and "nested" in d),
+            ("v.b IS NULL", lambda d: not isinstance(d, dict) or d.get("b") is None),
+        ]:
+            ids = pa.table(parq.read_table(str(path), columns=["id"], filter=where)).column("id").to_pylist()
+            assert sorted(ids) == [i for i, d in enumerate(SPARK_DOCUMENTS) if keep(d)], (where, shredded)
 
 
 def test_parq_written_variants_read_in_spark_as_their_documents(spark, tmp_path):

@@ -287,7 +287,6 @@ class FileBatchReader final : public BatchSource {
     for (int leaf : out_leaves) out_slots_.push_back(slot_of(leaf));
     is_filter_slot_.assign(leaves_.size(), false);
     if (filter_) {
-      for (const auto& test : filter_->tests()) test_slots_.push_back(slot_of(test.column));
       for (int leaf : filter_->columns()) is_filter_slot_[slot_of(leaf)] = true;
     }
     if ((filter_ || options_.has_row_selection) && options_.pruning.page_index && !file.input().memory_resident()) {
@@ -476,7 +475,6 @@ class FileBatchReader final : public BatchSource {
   std::vector<ArrayPlan> plans_;
   std::vector<int> leaves_;           // read, in schema order
   std::vector<size_t> out_slots_;     // the projection's leaves among leaves_
-  std::vector<size_t> test_slots_;    // each filter test's leaf among leaves_
   std::vector<bool> is_filter_slot_;  // read before the verdict
   ReadPlan plan_;
   int64_t rows_decoded_ = 0;  // without a filter

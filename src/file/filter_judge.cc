@@ -40,11 +40,11 @@ FilterJudge::FilterJudge(const filter::BoundFilter& filter, const Schema& schema
     Conjunct c;
     c.node = node;
     collect_tests(*node, c.tests);
-    for (size_t t : c.tests) {
-      const int leaf = filter.tests()[t].column;
-      c.slots.push_back(
-          static_cast<size_t>(std::lower_bound(slot_leaves_.begin(), slot_leaves_.end(), leaf) - slot_leaves_.begin()));
-    }
+    for (size_t t : c.tests)
+      for (const int leaf : {filter.tests()[t].column, filter.tests()[t].metadata_column})
+        if (leaf >= 0)
+          c.slots.push_back(static_cast<size_t>(std::lower_bound(slot_leaves_.begin(), slot_leaves_.end(), leaf) -
+                                                slot_leaves_.begin()));
     std::sort(c.slots.begin(), c.slots.end());
     c.slots.erase(std::unique(c.slots.begin(), c.slots.end()), c.slots.end());
     conjuncts_.push_back(std::move(c));
@@ -141,15 +141,28 @@ bool FilterJudge::judge(DecodedBatch& b, int stage, int stages) {
     if (stage_of(c, b.stage) != stage) continue;
     for (size_t t : c.tests) {
       if (!truths[t].empty()) continue;
-      const auto slot = static_cast<size_t>(
-          std::lower_bound(slot_leaves_.begin(), slot_leaves_.end(), tests[t].column) - slot_leaves_.begin());
-      const LeafBatch& leaf = b.leaves[slot];
+      auto leaf_of = [&](int column) -> const LeafBatch& {
+        return b.leaves[static_cast<size_t>(std::lower_bound(slot_leaves_.begin(), slot_leaves_.end(), column) -
+                                            slot_leaves_.begin())];
+      };
+      auto values_of = [&](int column, const LeafBatch& leaf) {
+        return filter::dense_values(schema_.column(static_cast<size_t>(column)), leaf.values.fixed.data(),
+                                    leaf.values.bytes.offsets(), leaf.values.bytes.data());
+      };
+      const LeafBatch& leaf = leaf_of(tests[t].column);
       const ColumnDescriptor& column = schema_.column(static_cast<size_t>(tests[t].column));
-      const filter::DenseValues values =
-          filter::dense_values(column, leaf.values.fixed.data(), leaf.values.bytes.offsets(), leaf.values.bytes.data());
+      const filter::DenseValues values = values_of(tests[t].column, leaf);
       truths[t].resize(static_cast<size_t>(n));
-      filter::evaluate_test(tests[t], values, leaf.def.empty() ? nullptr : leaf.def_levels(),
-                            column.max_definition_level, n, truths[t].data());
+      const int16_t* def = leaf.def.empty() ? nullptr : leaf.def_levels();
+      if (tests[t].metadata_column >= 0) {
+        const LeafBatch& meta = leaf_of(tests[t].metadata_column);
+        filter::evaluate_path_test(
+            tests[t], values, def, column.max_definition_level, values_of(tests[t].metadata_column, meta),
+            meta.def.empty() ? nullptr : meta.def_levels(),
+            schema_.column(static_cast<size_t>(tests[t].metadata_column)).max_definition_level, n, truths[t].data());
+      } else {
+        filter::evaluate_test(tests[t], values, def, column.max_definition_level, n, truths[t].data());
+      }
     }
     // A lone test's truths are the conjunct's verdict.
     const bool lone = c.node->kind == filter::FilterNode::Kind::kTest;

@@ -58,12 +58,16 @@ const ColumnDescriptor& leaf_column(const Schema& schema, const std::string& pat
 struct VariantFieldColumns {
   const ColumnDescriptor* typed = nullptr;
   const ColumnDescriptor* value = nullptr;
+  // Fields below the deepest shredded one, looked up in `value`'s values
+  // with the variant's `metadata` column.
+  std::vector<std::string> rest;
+  const ColumnDescriptor* metadata = nullptr;
 };
 
 std::optional<VariantFieldColumns> variant_field(const Schema& schema, const std::string& path) {
   std::optional<VariantFieldNodes> nodes;
   try {
-    nodes = find_variant_field(schema, path);
+    nodes = find_variant_field(schema, path, true);
   } catch (const Error& e) {
     throw Error("filter: " + e.detail(), ErrorKind::kInvalidArgument);
   }
@@ -72,6 +76,22 @@ std::optional<VariantFieldColumns> variant_field(const Schema& schema, const std
     throw Error("filter: " + path + ": " + what, ErrorKind::kInvalidArgument);
   };
   VariantFieldColumns out;
+  out.rest = nodes->rest;
+  if (!out.rest.empty()) {
+    // Only the field's `value` column can hold what is not shredded.
+    for (const SchemaNode* n : nodes->field->children())
+      if (n->name() == "value" && n->is_leaf()) out.value = &schema.column(static_cast<size_t>(n->column_index()));
+    for (const SchemaNode* n : nodes->variant->children())
+      if (n->name() == "metadata" && n->is_leaf())
+        out.metadata = &schema.column(static_cast<size_t>(n->column_index()));
+    if (out.metadata == nullptr || out.metadata->type.physical != format::Type::BYTE_ARRAY)
+      fail("the variant has no binary metadata column");
+    if (out.value && out.value->type.physical != format::Type::BYTE_ARRAY) fail("its value column is not binary");
+    for (const ColumnDescriptor* c : {out.value, out.metadata})
+      if (c != nullptr && c->max_repetition_level > 0)
+        fail("the variant is inside a list or map; filters apply outside them");
+    return out;
+  }
   for (const SchemaNode* n : nodes->field->children()) {
     if (n->name() != "typed_value" && n->name() != "value") continue;
     if (!n->is_leaf()) fail("the variant field is shredded as an object or array; filters compare primitive values");
@@ -98,6 +118,7 @@ FilterNode BoundFilter::add_test(LeafTest test) {
   node.kind = FilterNode::Kind::kTest;
   node.test = tests_.size();
   columns_.push_back(test.column);
+  if (test.metadata_column >= 0) columns_.push_back(test.metadata_column);
   tests_.push_back(std::move(test));
   return node;
 }
@@ -196,6 +217,7 @@ FilterNode BoundFilter::bind_variant_path(const Expression& e, bool negated, con
                                     [](const Literal& l) { return l.kind == Literal::Kind::kNull; });
   if ((e.kind() == K::kCompare && has_null) || (e.kind() == K::kIn && negated && has_null))
     return node_of(FilterNode::Kind::kUnknown, {});
+  if (!field.rest.empty()) return bind_unshredded_path(e, negated, field.value, *field.metadata, field.rest);
 
   // The test on the typed column, as on any column; one whose literal cannot
   // be the column's type holds for none of its values, negated or not.
@@ -280,6 +302,57 @@ FilterNode BoundFilter::bind_variant_path(const Expression& e, bool negated, con
                              node_of(NK::kAnd, {null_test(*field.typed, true), *encoded})});
   return node_of(NK::kAnd, {node_of(NK::kOr, {null_test(*field.typed, true), *typed}),
                             node_of(NK::kOr, {null_test(*field.typed, false), *encoded})});
+}
+
+// A path whose last fields are not shredded: one test on the deepest
+// shredded field's `value` column that follows them inside each value
+// (VariantPredicate::holds_at), reading the variant's metadata beside it.
+FilterNode BoundFilter::bind_unshredded_path(const Expression& e, bool negated, const ColumnDescriptor* value,
+                                             const ColumnDescriptor& metadata, const std::vector<std::string>& rest) {
+  using K = Expression::Kind;
+  using VK = VariantPredicate::Kind;
+  VK kind = VK::kCompare;
+  CompareOp op = e.op();
+  std::vector<Literal> literals;
+  for (const Literal& l : e.literals())
+    if (l.kind != Literal::Kind::kNull) literals.push_back(l);
+  switch (e.kind()) {
+    case K::kCompare:
+      op = negated ? inverse(op) : op;
+      break;
+    case K::kIn:
+      kind = negated ? VK::kNotIn : VK::kIn;
+      break;
+    case K::kIsNull:
+      kind = negated ? VK::kIsNotNull : VK::kIsNull;
+      break;
+    case K::kStartsWith:
+      kind = negated ? VK::kNotStartsWith : VK::kStartsWith;
+      break;
+    default:
+      throw Error("filter: an expression of unknown kind", ErrorKind::kInvalidArgument);
+  }
+  FilterNode constant;
+  if (e.kind() == K::kIn && literals.empty()) {
+    constant.kind = FilterNode::Kind::kUnknown;
+    return constant;
+  }
+  auto predicate = std::make_shared<VariantPredicate>(kind, op, literals, e.column());
+  if (value == nullptr) {
+    // Nothing unshredded is stored: the field is missing from every row.
+    constant.kind = kind == VK::kIsNull      ? FilterNode::Kind::kTrue
+                    : kind == VK::kIsNotNull ? FilterNode::Kind::kFalse
+                                             : FilterNode::Kind::kUnknown;
+    return constant;
+  }
+  predicate->set_path(rest);
+  LeafTest t;
+  t.kind = LeafTest::Kind::kVariant;
+  t.column = value->column_index;
+  t.metadata_column = metadata.column_index;
+  t.order = ValueOrder::kBytes;
+  t.variant = std::move(predicate);
+  return add_test(std::move(t));
 }
 
 std::string LeafTest::to_string(const Schema& schema) const {
@@ -513,6 +586,25 @@ void evaluate_test(const LeafTest& test, const DenseValues& values, const int16_
   }
 }
 
+void evaluate_path_test(const LeafTest& test, const DenseValues& values, const int16_t* def, int16_t max_def,
+                        const DenseValues& metadata, const int16_t* metadata_def, int16_t metadata_max_def,
+                        int64_t rows, uint8_t* out) {
+  auto bytes = [](const DenseValues& v, size_t j) {
+    return std::span<const uint8_t>(v.data + v.offsets[j], static_cast<size_t>(v.offsets[j + 1] - v.offsets[j]));
+  };
+  size_t jm = 0, jv = 0;
+  for (size_t i = 0; i < static_cast<size_t>(rows); ++i) {
+    const bool has_metadata = metadata_def == nullptr || metadata_def[i] == metadata_max_def;
+    const bool has_value = def == nullptr || def[i] == max_def;
+    std::span<const uint8_t> m, v;
+    if (has_metadata) m = bytes(metadata, jm++);
+    if (has_value) v = bytes(values, jv++);
+    // A null variant, like a row without a value, has nothing at the path.
+    const bool holds = test.variant->holds_at(m, has_metadata && has_value ? &v : nullptr);
+    out[i] = holds ? kRowTrue : kRowFalse;
+  }
+}
+
 void evaluate_tree(const FilterNode& node, const std::vector<std::vector<uint8_t>>& truths, int64_t rows,
                    uint8_t* out) {
   const size_t n = static_cast<size_t>(rows);
@@ -572,12 +664,17 @@ bool value_matches(const LeafTest& t, const PhysicalValue& value) {
     case LeafTest::Kind::kNotStartsWith:
       return !starts_with(value.bytes, t.values[0].bytes);
     case LeafTest::Kind::kVariant:
+      if (t.metadata_column >= 0) return true;  // needs the row's metadata too
       return t.variant->holds({reinterpret_cast<const uint8_t*>(value.bytes.data()), value.bytes.size()});
   }
   return true;
 }
 
 bool may_be_true(const LeafTest& t, const ValueSummary& s) {
+  // A path test's value column holds whole values: neither its bounds nor
+  // its nulls say what lies at the path (a null value is a missing field,
+  // which IS NULL is true for).
+  if (t.metadata_column >= 0) return true;
   if (t.kind == LeafTest::Kind::kIsNull) return s.may_have_null;
   if (t.kind == LeafTest::Kind::kIsNotNull) return s.may_have_non_null;
   if (!s.may_have_non_null) return false;  // every value null: nothing else is true

@@ -42,6 +42,10 @@ struct LeafTest {
   // kNotIn: likewise, and makes the test never true.
   bool list_has_null = false;
   std::shared_ptr<const VariantPredicate> variant;
+  // kVariant on fields that are not shredded (VariantPredicate::path): the
+  // variant's metadata column, which the test reads beside `column`; -1
+  // otherwise. Such a test is evaluated by evaluate_path_test.
+  int metadata_column = -1;
 
   std::string to_string(const Schema& schema) const;
 };
@@ -76,6 +80,8 @@ class BoundFilter {
  private:
   FilterNode bind_node(const Expression& e, bool negated, const Schema& schema);
   FilterNode bind_variant_path(const Expression& e, bool negated, const Schema& schema);
+  FilterNode bind_unshredded_path(const Expression& e, bool negated, const ColumnDescriptor* value,
+                                  const ColumnDescriptor& metadata, const std::vector<std::string>& rest);
   FilterNode add_test(LeafTest test);
 
   FilterNode root_;
@@ -104,6 +110,13 @@ DenseValues dense_values(const ColumnDescriptor& column, const uint8_t* fixed, c
                          const uint8_t* data);
 void evaluate_test(const LeafTest& test, const DenseValues& values, const int16_t* def, int16_t max_def, int64_t rows,
                    uint8_t* out);
+// A test with a metadata column: `values`/`def` are its value column's,
+// `metadata`/`metadata_def` the metadata column's, over the same rows.
+// Rows whose variant is null, and rows without a value, have nothing at
+// the path: IS NULL is true for them, every other test false.
+void evaluate_path_test(const LeafTest& test, const DenseValues& values, const int16_t* def, int16_t max_def,
+                        const DenseValues& metadata, const int16_t* metadata_def, int16_t metadata_max_def,
+                        int64_t rows, uint8_t* out);
 
 // Combines per-test truths (truths[t] holds `rows` bytes for test t) by the
 // tree into `out`.

@@ -202,17 +202,41 @@ bool VariantPredicate::holds(std::span<const uint8_t> value) const {
   if (kind_ == Kind::kIsNull) return is_null;
   if (kind_ == Kind::kIsNotNull) return !value.empty() && !is_null;
   const std::optional<variant::Value> v = primitive_of(value);
-  if (!v) return false;
+  return v && holds_value(*v);
+}
+
+bool VariantPredicate::holds_at(std::span<const uint8_t> metadata, const std::span<const uint8_t>* value) const {
+  // A missing field (or value, or an object expected where there is none)
+  // is SQL's NULL: only IS NULL holds for it.
+  if (value == nullptr) return kind_ == Kind::kIsNull;
+  try {
+    const variant::Metadata m = variant::Metadata::parse(metadata);
+    std::optional<variant::Value> v = variant::Value::parse(m, *value);
+    for (const std::string& name : path_) {
+      if (v->type() != variant::Type::kObject) return kind_ == Kind::kIsNull;
+      v = v->field(name);
+      if (!v) return kind_ == Kind::kIsNull;
+    }
+    const bool is_null = v->type() == variant::Type::kNull;
+    if (kind_ == Kind::kIsNull) return is_null;
+    if (kind_ == Kind::kIsNotNull) return !is_null;
+    return holds_value(*v);
+  } catch (const Error&) {
+    return false;  // bytes that are not a variant satisfy nothing, as holds() has it
+  }
+}
+
+bool VariantPredicate::holds_value(const variant::Value& v) const {
   switch (kind_) {
     case Kind::kCompare: {
-      const int c = compare(*v, operands_[0]);
+      const int c = compare(v, operands_[0]);
       return c != kIncomparable && compare_holds(op_, c);
     }
     case Kind::kIn:
     case Kind::kNotIn: {
       bool comparable = false, found = false;
       for (const Operand& o : operands_) {
-        const int c = compare(*v, o);
+        const int c = compare(v, o);
         if (c == kIncomparable) continue;
         comparable = true;
         found = found || c == 0;
@@ -222,8 +246,8 @@ bool VariantPredicate::holds(std::span<const uint8_t> value) const {
     case Kind::kStartsWith:
     case Kind::kNotStartsWith: {
       // Only strings compare with a prefix.
-      if (v->type() != variant::Type::kString) return false;
-      const std::string_view s = v->string(), prefix = operands_[0].bytes;
+      if (v.type() != variant::Type::kString) return false;
+      const std::string_view s = v.string(), prefix = operands_[0].bytes;
       const bool starts = s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
       return starts == (kind_ == Kind::kStartsWith);
     }
@@ -233,6 +257,13 @@ bool VariantPredicate::holds(std::span<const uint8_t> value) const {
 }
 
 std::string VariantPredicate::to_string() const {
+  if (!path_.empty()) {
+    std::string where = "variant";
+    for (const std::string& name : path_) where += "." + name;
+    VariantPredicate plain = *this;
+    plain.path_.clear();
+    return where + plain.to_string().substr(7);
+  }
   switch (kind_) {
     case Kind::kCompare:
       return std::string("variant ") + filter::to_string(op_) + " <value>";

@@ -43,6 +43,17 @@ class VariantPredicate {
   // are not a variant value are false.
   bool holds(std::span<const uint8_t> value) const;
 
+  // Predicates on a field inside values that are not shredded down to it:
+  // the object fields to follow, by name, from the value a row's `value`
+  // column holds (the whole variant, or a partially shredded object).
+  void set_path(std::vector<std::string> path) { path_ = std::move(path); }
+  const std::vector<std::string>& path() const { return path_; }
+  // Whether the value at path() inside `value` (with the variant's
+  // `metadata`; null: the row has no value there) makes the predicate true.
+  // A field that is missing, or a value on the way that is not an object,
+  // is NULL: IS NULL holds, nothing else does.
+  bool holds_at(std::span<const uint8_t> metadata, const std::span<const uint8_t>* value) const;
+
   std::string to_string() const;
 
  private:
@@ -61,10 +72,12 @@ class VariantPredicate {
   };
   // -1, 0, 1; or 2 when the value's type does not compare with the operand.
   static int compare(const variant::Value& value, const Operand& operand);
+  bool holds_value(const variant::Value& value) const;
 
   Kind kind_;
   CompareOp op_;
   std::vector<Operand> operands_;
+  std::vector<std::string> path_;
 };
 
 }  // namespace parq::filter

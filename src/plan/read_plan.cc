@@ -112,6 +112,9 @@ bool statistics_may_match(const PlanRequest& request, size_t g, const filter::Le
 // the test true? Nulls are not in a dictionary: null tests say yes.
 bool dictionary_may_match(const PlanRequest& request, size_t g, const filter::LeafTest& test) {
   if (test.kind == filter::LeafTest::Kind::kIsNull || test.kind == filter::LeafTest::Kind::kIsNotNull) return true;
+  // A path inside whole values needs each row's metadata, and holds for
+  // rows without a value (IS NULL), which no dictionary entry stands for.
+  if (test.metadata_column >= 0) return true;
   const ColumnDescriptor& column = request.schema->column(static_cast<size_t>(test.column));
   const Array* dict = request.lookups->dictionary(g, static_cast<size_t>(test.column));
   if (dict == nullptr) return true;

@@ -19,7 +19,8 @@ bool is_variant(const SchemaNode& n) { return n.is_group() && n.logical_type().V
 
 }  // namespace
 
-std::optional<VariantFieldNodes> find_variant_field(const Schema& schema, std::string_view path) {
+std::optional<VariantFieldNodes> find_variant_field(const Schema& schema, std::string_view path,
+                                                    bool allow_unshredded) {
   std::vector<std::string_view> parts;
   for (size_t at = 0; at <= path.size();) {
     const size_t dot = std::min(path.find('.', at), path.size());
@@ -40,6 +41,11 @@ std::optional<VariantFieldNodes> find_variant_field(const Schema& schema, std::s
     const SchemaNode* typed = child_named(*node, "typed_value");
     const SchemaNode* field =
         typed && typed->is_group() && !typed->logical_type().LIST ? child_named(*typed, parts[i]) : nullptr;
+    if ((field == nullptr || !field->is_group()) && allow_unshredded) {
+      out.field = node;
+      for (; i < parts.size(); ++i) out.rest.emplace_back(parts[i]);
+      return out;
+    }
     if (field == nullptr || !field->is_group())
       throw Error(std::string(path) + ": the variant field '" + std::string(parts[i]) +
                       "' is not shredded in this file (only shredded fields can be read alone)",

@@ -2,6 +2,7 @@
 // column where it holds the row's value, its `value` column (variant
 // encoded) elsewhere, null where the field is missing; exact under NOT; and
 // the read fetches only those columns (the name field's are never read).
+// Fields that are not shredded are found inside the values.
 // The file is built here: a shredded layout written with the VARIANT
 // annotation (python/tests/test_variant.py checks the same filters against
 // DuckDB on DuckDB's files).
@@ -153,18 +154,49 @@ TEST(VariantFilter, AProjectionOfAShreddedFieldReadsOnlyItsColumns) {
   EXPECT_THROW(read_batches(*file, options), Error);
 }
 
-TEST(VariantFilter, PathsThatAreNotShreddedFieldsAreErrors) {
+// Fields that are not shredded are looked up inside the values of the
+// deepest shredded field's `value` column (with the variant's metadata): a
+// field the shredding lacks, one below a primitive, and every field of
+// whole (unshredded) values, which give the rows the shredded file gives.
+TEST(VariantFilter, FieldsThatAreNotShreddedAreFoundInsideTheValues) {
   const Buffer bytes = shredded_file();
   auto file = FileReader::open(io::memory_input(bytes.span()));
-  try {
-    ids(*file, "v.city = 'x'");
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
-    EXPECT_NE(std::string(e.what()).find("the variant field 'city' is not shredded in this file"), std::string::npos)
-        << e.what();
-  }
-  EXPECT_THROW(ids(*file, "v.age.x = 1"), Error);  // age is a primitive: it has no fields
+  std::vector<int64_t> every(kRows);
+  for (int i = 0; i < kRows; ++i) every[static_cast<size_t>(i)] = i;
+  EXPECT_EQ(ids(*file, "v.city = 'x'"), std::vector<int64_t>{});
+  EXPECT_EQ(ids(*file, "v.city IS NULL"), every);
+  EXPECT_EQ(ids(*file, "v.age.x IS NULL"), every);  // age is a primitive: it has no fields
+  EXPECT_EQ(ids(*file, "v.age.x = 1"), std::vector<int64_t>{});
+
+  // The same documents as whole values.
+  ReadOptions whole;
+  whole.unshred_variants = true;
+  auto source = read_batches(*file, whole);
+  const Schema plain = parse_schema_text(
+      "message m { required int64 id; optional group v (VARIANT(1)) { required binary metadata; required binary "
+      "value; } }");
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  WriteOptions options;
+  options.row_group_rows = kRows / 4;
+  auto writer = FileWriter::open(std::move(out), plain, options);
+  RecordBatch batch;
+  while (source->next(batch)) writer->write(batch);
+  writer->close();
+  const Buffer unshredded = sink->take();
+  auto whole_file = FileReader::open(io::memory_input(unshredded.span()));
+  for (const std::string where :
+       {"v.age > 50", "NOT (v.age > 50)", "v.age IS NULL", "v.age IS NOT NULL", "v.age IN (9, 19, 20)",
+        "v.name = 'n77'", "v.name LIKE 'n9%'", "NOT (v.name LIKE 'n9%') AND v.age < 5", "v.age = 'x'"})
+    EXPECT_EQ(ids(*whole_file, where), ids(*file, where)) << where;
+  EXPECT_EQ(ids(*whole_file, "v.age > 50"), expected([](int a, bool m) { return !m && a > 50; }));
+  EXPECT_EQ(ids(*whole_file, "v.name.first IS NULL"), every);  // a string has no fields
+
+  // Only the metadata and value columns are read beside id.
+  ReadStats stats;
+  ids(*whole_file, "v.age > 50", &stats);
+  EXPECT_GT(stats.rows_filtered, 0);
+  EXPECT_EQ(stats.rows_returned + stats.rows_filtered, kRows);
 }
 
 }  // namespace

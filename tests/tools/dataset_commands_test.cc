@@ -173,6 +173,9 @@ TEST(DatasetCommands, VariantColumnsShreddedDifferentlyReadWhole) {
   EXPECT_EQ(cat.out, expected);
   auto count = run_tool({"count", ds, "--where", "id >= 10"});
   EXPECT_EQ(count.out, "4\n") << count.err;
+  // Filters into the whole values: a = 2 in the first file, 7 in the last.
+  auto into = run_tool({"cat", ds, "--where", "v.a >= 2", "--columns", "id"});
+  EXPECT_EQ(into.out, "{\"id\":1}\n{\"id\":21}\n") << into.err;
 }
 
 }  // namespace
