@@ -124,9 +124,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t split = std::min<size_t>(data[0], size - 1);
   const std::span<const uint8_t> metadata(data + 1, split), value(data + 1 + split, size - 1 - split);
   for (const auto& p : predicates()) (void)p.holds(value);
+  // The same predicates at paths inside the value, with its metadata: the
+  // fields "a" and "a"."b", which may not exist (the metadata's own keys
+  // are tried below, once it parses).
+  static const std::vector<parq::filter::VariantPredicate> at_paths = [] {
+    std::vector<parq::filter::VariantPredicate> out;
+    for (const std::vector<std::string>& path : {std::vector<std::string>{"a"}, {"a", "b"}})
+      for (auto p : predicates()) {
+        p.set_path(path);
+        out.push_back(std::move(p));
+      }
+    return out;
+  }();
+  for (const auto& p : at_paths) {
+    (void)p.holds_at(metadata, &value);
+    (void)p.holds_at(metadata, nullptr);
+  }
   try {
     const auto m = parq::variant::Metadata::parse(metadata);
     for (size_t i = 0; i < m.size(); ++i) (void)m.key(i);
+    for (size_t i = 0; i < std::min<size_t>(m.size(), 2); ++i)
+      for (auto p : predicates()) {
+        p.set_path({std::string(m.key(i))});
+        (void)p.holds_at(metadata, &value);
+      }
     const auto v = parq::variant::Value::parse(m, value);
     check(v.encoded_size() <= value.size());
     std::string json;
