@@ -50,7 +50,8 @@ void round_trip(const uint8_t* data, size_t size, int log) {
   const size_t estimate = enc.estimated_size();
   Buffer page;
   enc.flush(page);
-  if (page.size() != estimate) std::abort();
+  // Exact once every vector is packed (pending values count as raw).
+  if (n % (size_t{1} << log) == 0 && page.size() != estimate) std::abort();
   AlpDecoder<T> dec;
   dec.reset(page.data(), page.size(), n);
   std::vector<T> back(n);
