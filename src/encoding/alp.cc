@@ -360,11 +360,13 @@ size_t AlpDecoder<T>::skip(size_t n) {
 
 namespace {
 
-// Values sampled for the preset, and per vector to choose from it.
+// Values sampled for the preset, and per vector to choose from it; the
+// preset is chosen again every kPresetVectors vectors (the paper: once a
+// row group), since its search over every pair costs more than encoding.
 constexpr size_t kPresetSample = 256;
 constexpr size_t kVectorSample = 32;
 constexpr size_t kPresetSize = 5;
-constexpr size_t kPresetVectors = 16;
+constexpr size_t kPresetVectors = 64;
 
 }  // namespace
 
