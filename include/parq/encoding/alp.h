@@ -1,10 +1,10 @@
 // ALP (AlpEncoding.md, "Adaptive Lossless floating-Point", ALP = 10): FLOAT
 // and DOUBLE. A page is a 7-byte header, an offset per vector and vectors
 // of up to 2^log_vector_size values. A vector stores each value as the
-// integer value * 10^e * 10^-f, which decodes exactly back as
-// integer * 10^f * 10^-e, frame-of-reference and bit-packed; values that
-// do not come back bit for bit (NaN, infinities, -0.0, too many digits) are
-// exceptions stored whole beside their positions. Decimal data (prices,
+// integer round(value * 10^e * 10^-f) when integer * 10^f * 10^-e gives the
+// value back bit for bit, frame-of-reference and bit-packed; the others
+// (NaN, infinities, -0.0, too many digits) are exceptions stored whole
+// beside their positions. One (e, f) per vector. Decimal data (prices,
 // sensor readings, coordinates) takes a few bytes a value and decodes
 // without a general-purpose decompressor.
 //
