@@ -20,6 +20,7 @@
 #include "encoding/compact_kernels.h"
 #include "encoding/dictionary_gather.h"
 #include "encoding/plain_byte_array_select.h"
+#include "parq/encoding/alp.h"
 #include "parq/encoding/byte_stream_split.h"
 #include "parq/encoding/delta_binary_packed.h"
 #include "parq/encoding/delta_byte_array.h"
@@ -286,6 +287,25 @@ class SplitValues final : public ValueDecoder {
   LeafValues scratch_;
 };
 
+// ALP of FLOAT or DOUBLE.
+template <class T>
+class AlpValues final : public ValueDecoder {
+ public:
+  explicit AlpValues(const DecoderContext&) {}
+  void reset(const uint8_t* data, size_t size, size_t num_values) override { alp_.reset(data, size, num_values); }
+  size_t read(size_t n, LeafValues& out) override {
+    return alp_.decode(reinterpret_cast<T*>(out.fixed.extend(n * sizeof(T))), n);
+  }
+  size_t skip(size_t n) override { return alp_.skip(n); }
+  size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
+    return select_through_scratch(*this, sizeof(T), n, keep, out, scratch_);
+  }
+
+ private:
+  AlpDecoder<T> alp_;
+  LeafValues scratch_;
+};
+
 // ---- booleans --------------------------------------------------------------
 
 class PlainBooleans final : public ValueDecoder {
@@ -515,8 +535,8 @@ struct Entry {
 // the dictionary encodings for every type but BOOLEAN, RLE values for
 // BOOLEAN only, DELTA_BINARY_PACKED for INT32 and INT64,
 // DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY, DELTA_BYTE_ARRAY for both byte
-// array types, and BYTE_STREAM_SPLIT for FLOAT, DOUBLE, INT32, INT64 and
-// FIXED_LEN_BYTE_ARRAY.
+// array types, BYTE_STREAM_SPLIT for FLOAT, DOUBLE, INT32, INT64 and
+// FIXED_LEN_BYTE_ARRAY, and ALP for FLOAT and DOUBLE.
 constexpr Entry kTable[] = {
     {Type::BOOLEAN, Encoding::PLAIN, make<PlainBooleans>},
     {Type::BOOLEAN, Encoding::RLE, make<RleBooleans>},
@@ -541,11 +561,13 @@ constexpr Entry kTable[] = {
     {Type::FLOAT, Encoding::PLAIN_DICTIONARY, make<DictionaryNumbers<float>>},
     {Type::FLOAT, Encoding::RLE_DICTIONARY, make<DictionaryNumbers<float>>},
     {Type::FLOAT, Encoding::BYTE_STREAM_SPLIT, make<SplitValues<4>>},
+    {Type::FLOAT, Encoding::ALP, make<AlpValues<float>>},
 
     {Type::DOUBLE, Encoding::PLAIN, make<PlainNumbers<double>>},
     {Type::DOUBLE, Encoding::PLAIN_DICTIONARY, make<DictionaryNumbers<double>>},
     {Type::DOUBLE, Encoding::RLE_DICTIONARY, make<DictionaryNumbers<double>>},
     {Type::DOUBLE, Encoding::BYTE_STREAM_SPLIT, make<SplitValues<8>>},
+    {Type::DOUBLE, Encoding::ALP, make<AlpValues<double>>},
 
     {Type::BYTE_ARRAY, Encoding::PLAIN, make<PlainByteArrays>},
     {Type::BYTE_ARRAY, Encoding::PLAIN_DICTIONARY, make<DictionaryByteArrays>},

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "encoding_table.h"
+#include "parq/encoding/alp.h"
 #include "parq/encoding/byte_stream_split.h"
 #include "parq/encoding/delta_binary_packed.h"
 #include "parq/encoding/delta_byte_array.h"
@@ -26,7 +27,7 @@ const T* typed(const DenseValues& v, size_t begin) {
   return reinterpret_cast<const T*>(v.fixed) + begin;
 }
 
-// PLAIN, DELTA_BINARY_PACKED: encoders with put(const T*, n).
+// PLAIN, DELTA_BINARY_PACKED, ALP: encoders with put(const T*, n).
 template <class T, class Encoder, Encoding kEncoding>
 class TypedWriter final : public ValueWriter {
  public:
@@ -265,6 +266,9 @@ std::unique_ptr<ValueWriter> make_plain_family(const ColumnDescriptor& c, Encodi
           value_width(c));
     case Encoding::BYTE_STREAM_SPLIT:
       return std::make_unique<SplitWriter>(value_width(c));
+    case Encoding::ALP:
+      if (t == Type::FLOAT) return std::make_unique<TypedWriter<float, encoding::AlpEncoder<float>, Encoding::ALP>>();
+      return std::make_unique<TypedWriter<double, encoding::AlpEncoder<double>, Encoding::ALP>>();
     default:
       return nullptr;
   }

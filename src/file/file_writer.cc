@@ -67,6 +67,7 @@ format::Encoding parse_encoding(const std::string& name) {
       {"delta_length_byte_array", format::Encoding::DELTA_LENGTH_BYTE_ARRAY},
       {"delta_byte_array", format::Encoding::DELTA_BYTE_ARRAY},
       {"byte_stream_split", format::Encoding::BYTE_STREAM_SPLIT},
+      {"alp", format::Encoding::ALP},
   };
   std::string lower;
   for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -74,7 +75,7 @@ format::Encoding parse_encoding(const std::string& name) {
     if (lower == n) return e;
   throw Error("unknown encoding '" + name +
                   "' (plain, dictionary, rle, delta_binary_packed, delta_length_byte_array, delta_byte_array, "
-                  "byte_stream_split)",
+                  "byte_stream_split, alp)",
               ErrorKind::kInvalidArgument);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "column/leaf_reader.h"
+#include "column/record_selection.h"
 #include "fetch/chunk_fetch.h"
 #include "parq/column/page_reader.h"
 #include "parq/error.h"
@@ -25,7 +26,6 @@
 #include "parq/format/metadata_codec.h"
 #include "parq/io/output.h"
 #include "parq/schema/field.h"
-#include "column/record_selection.h"
 #include "simd_levels.h"
 
 namespace parq {
@@ -70,9 +70,11 @@ std::vector<ColumnSpec> column_specs() {
       {Type::FLOAT, 0, Encoding::PLAIN},
       {Type::FLOAT, 0, std::nullopt},
       {Type::FLOAT, 0, Encoding::BYTE_STREAM_SPLIT},
+      {Type::FLOAT, 0, Encoding::ALP},
       {Type::DOUBLE, 0, Encoding::PLAIN},
       {Type::DOUBLE, 0, std::nullopt},
       {Type::DOUBLE, 0, Encoding::BYTE_STREAM_SPLIT},
+      {Type::DOUBLE, 0, Encoding::ALP},
       {Type::BYTE_ARRAY, 0, Encoding::PLAIN},
       {Type::BYTE_ARRAY, 0, std::nullopt},
       {Type::BYTE_ARRAY, 0, Encoding::DELTA_LENGTH_BYTE_ARRAY},
@@ -554,10 +556,12 @@ TEST(LeafReadSelected, TheFilesHoldEveryEncoding) {
       {Type::FLOAT, Encoding::PLAIN_DICTIONARY},
       {Type::FLOAT, Encoding::RLE_DICTIONARY},
       {Type::FLOAT, Encoding::BYTE_STREAM_SPLIT},
+      {Type::FLOAT, Encoding::ALP},
       {Type::DOUBLE, Encoding::PLAIN},
       {Type::DOUBLE, Encoding::PLAIN_DICTIONARY},
       {Type::DOUBLE, Encoding::RLE_DICTIONARY},
       {Type::DOUBLE, Encoding::BYTE_STREAM_SPLIT},
+      {Type::DOUBLE, Encoding::ALP},
       {Type::BYTE_ARRAY, Encoding::PLAIN},
       {Type::BYTE_ARRAY, Encoding::PLAIN_DICTIONARY},
       {Type::BYTE_ARRAY, Encoding::RLE_DICTIONARY},

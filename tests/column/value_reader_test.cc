@@ -62,6 +62,8 @@ bool spec_allows(Type t, Encoding e) {
     case Encoding::BYTE_STREAM_SPLIT:
       return t == Type::FLOAT || t == Type::DOUBLE || t == Type::INT32 || t == Type::INT64 ||
              t == Type::FIXED_LEN_BYTE_ARRAY;
+    case Encoding::ALP:
+      return t == Type::FLOAT || t == Type::DOUBLE;
     default:
       return false;
   }

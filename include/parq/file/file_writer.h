@@ -106,8 +106,9 @@ std::string default_created_by();
 // An encoding by the name the tool's and the Python package's options use:
 // "plain", "dictionary" (RLE_DICTIONARY), "rle_dictionary",
 // "plain_dictionary", "rle", "delta_binary_packed",
-// "delta_length_byte_array", "delta_byte_array", "byte_stream_split", in any
-// case. Throws parq::Error (invalid argument) listing the names otherwise.
+// "delta_length_byte_array", "delta_byte_array", "byte_stream_split",
+// "alp" (FLOAT and DOUBLE; a Preview encoding that older readers refuse),
+// in any case. Throws parq::Error (invalid argument) listing the names otherwise.
 format::Encoding parse_encoding(const std::string& name);
 
 class FileWriter {
