@@ -314,6 +314,7 @@ std::unique_ptr<StatisticsBuilder> make_for_order(const ColumnDescriptor& column
   const ValueType& type = column.type;
   const bool floating = type.physical == Type::FLOAT || type.physical == Type::DOUBLE ||
                         (type.physical == Type::FIXED_LEN_BYTE_ARRAY && type.logical.FLOAT16);
+  if (auto geo = detail::make_geo_statistics(column)) return geo;
   if (column.sort_order == SortOrder::kUnknown) {
     // NaNs are still counted, for the column index's nan_counts.
     if (floating) return detail::make_number_statistics(column, false);
