@@ -73,5 +73,23 @@ TEST(GeoCommands, CatWhereBboxIntersectsPrunes) {
   EXPECT_THAT(bad.err, HasSubstr("bbox_intersects applies to GEOMETRY, GEOGRAPHY and binary columns"));
 }
 
+// Rewriting reads the geometries and writes them again: the new chunk's
+// statistics are those of all the source's rows (the union of its row
+// groups' boxes and types, as Arrow C++ wrote them).
+TEST(GeoCommands, RewriteComputesStatisticsAgain) {
+  TempDir dir("geo-rewrite");
+  const std::string out = dir / "r.parquet";
+  const CommandResult r =
+      run_tool({"rewrite", (corpus_dir() / "data" / "geospatial" / "geospatial.parquet").string(), out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const CommandResult meta = run_tool({"meta", out});
+  ASSERT_EQ(meta.exit_code, 0) << meta.err;
+  EXPECT_THAT(meta.out, HasSubstr("  column 2 geometry: BYTE_ARRAY GEOMETRY\n"));
+  EXPECT_THAT(meta.out, HasSubstr("geospatial statistics: "
+                                  "types=1,2,3,4,5,6,7,1001,1002,1003,1004,1005,1006,1007,2001,2002,2003,2004,2005,"
+                                  "2006,2007,3001,3002,3003,3004,3005,3006,3007 x=[5, 50] y=[5, 50] z=[15, 100] "
+                                  "m=[50, 2500]\n"));
+}
+
 }  // namespace
 }  // namespace parq::testing
