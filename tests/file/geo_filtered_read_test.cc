@@ -2,9 +2,9 @@
 // geometry's box meets the query box (checked against the rows'
 // coordinates, with or without pruning), row groups whose
 // GeospatialStatistics box misses the query are pruned and counted, and a
-// value that is not WKB fails the read by name. On the corpus'
-// geography-points.parquet (wrapping statistics boxes written by
-// DataFusion) pruning and the row test agree.
+// value that is not WKB fails the read by name. On the corpus' GEOGRAPHY
+// files (wrapping statistics boxes written by DataFusion) pruning and the
+// row test agree.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -163,45 +163,49 @@ TEST(GeoFilteredReadTest, ValueThatIsNotWkbFailsTheRead) {
   EXPECT_EQ(read_ids(*file, options, stats).size(), 300u);
 }
 
-// Each point of geography-points.parquet and whether it is in `q`, by the
-// walker; pruning by the file's statistics must keep every such row.
-TEST(GeoFilteredReadTest, CorpusGeographyPointsPruneConsistently) {
-  const auto path = testing::corpus_dir() / "data" / "geospatial" / "geography-points.parquet";
-  auto file = FileReader::open(path.string());
-  ASSERT_EQ(file->metadata().row_groups.size(), 50u);
-  std::vector<int64_t> all_ids;
-  std::vector<geo::Bounds> all_bounds;
-  {
-    ReadOptions options;
-    options.columns = {"id", "geometry"};
-    auto source = read_batches(*file, options);
-    RecordBatch b;
-    while (source->next(b)) {
-      const Array& g = b.columns[1];
-      for (int64_t i = 0; i < b.num_rows; ++i) {
-        all_ids.push_back(b.columns[0].values.data_as<int64_t>()[i]);
-        const int32_t* o = g.offsets_data();
-        all_bounds.push_back(geo::read_wkb({g.values.data() + o[i], static_cast<size_t>(o[i + 1] - o[i])}).bounds);
+// Each geometry of the corpus' GEOGRAPHY files (points, and polygons
+// around the poles and across the antimeridian, their statistics boxes
+// written by DataFusion, some wrapping) and whether its vertices' box meets
+// `q`, by the walker; pruning by the files' statistics must keep every such
+// row.
+TEST(GeoFilteredReadTest, CorpusGeographyPrunesConsistently) {
+  for (const char* name : {"geography-points.parquet", "geography-polygons.parquet"}) {
+    SCOPED_TRACE(name);
+    const auto path = testing::corpus_dir() / "data" / "geospatial" / name;
+    auto file = FileReader::open(path.string());
+    ASSERT_EQ(file->metadata().row_groups.size(), 50u);
+    std::vector<int64_t> all_ids;
+    std::vector<geo::Bounds> all_bounds;
+    {
+      ReadOptions options;
+      options.columns = {"id", "geometry"};
+      auto source = read_batches(*file, options);
+      RecordBatch b;
+      while (source->next(b)) {
+        const Array& g = b.columns[1];
+        for (int64_t i = 0; i < b.num_rows; ++i) {
+          all_ids.push_back(b.columns[0].values.data_as<int64_t>()[i]);
+          const int32_t* o = g.offsets_data();
+          all_bounds.push_back(geo::read_wkb({g.values.data() + o[i], static_cast<size_t>(o[i + 1] - o[i])}).bounds);
+        }
       }
     }
+    ASSERT_EQ(all_ids.size(), 500u);
+    int64_t pruned_total = 0;
+    for (const geo::QueryBox q : {geo::QueryBox{-10, -10, 10, 10}, geo::QueryBox{170, -30, -170, 0},
+                                  geo::QueryBox{100, 40, 140, 90}, geo::QueryBox{-180, 80, 180, 90}}) {
+      std::vector<int64_t> want;
+      for (size_t i = 0; i < all_ids.size(); ++i)
+        if (geo::intersects(all_bounds[i], q)) want.push_back(all_ids[i]);
+      ReadOptions options;
+      options.filter = Expression::bbox_intersects("geometry", q.xmin, q.ymin, q.xmax, q.ymax);
+      ReadStats stats;
+      EXPECT_EQ(read_ids(*file, options, stats), want);
+      pruned_total += stats.row_groups_pruned_by_statistics;
+    }
+    std::printf("%s: %lld of 200 row groups pruned by statistics\n", name, static_cast<long long>(pruned_total));
+    EXPECT_GT(pruned_total, 50);
   }
-  ASSERT_EQ(all_ids.size(), 500u);
-  int64_t pruned_total = 0;
-  for (const geo::QueryBox q : {geo::QueryBox{-10, -10, 10, 10}, geo::QueryBox{170, -30, -170, 0},
-                                geo::QueryBox{100, 40, 140, 90}, geo::QueryBox{-180, 80, 180, 90}}) {
-    std::vector<int64_t> want;
-    for (size_t i = 0; i < all_ids.size(); ++i)
-      if (geo::intersects(all_bounds[i], q)) want.push_back(all_ids[i]);
-    ReadOptions options;
-    options.filter = Expression::bbox_intersects("geometry", q.xmin, q.ymin, q.xmax, q.ymax);
-    ReadStats stats;
-    EXPECT_EQ(read_ids(*file, options, stats), want);
-    EXPECT_GT(stats.row_groups_pruned_by_statistics, 0);
-    pruned_total += stats.row_groups_pruned_by_statistics;
-  }
-  std::printf("geography-points.parquet: %lld of 200 row groups pruned by statistics\n",
-              static_cast<long long>(pruned_total));
-  EXPECT_GT(pruned_total, 100);
 }
 
 }  // namespace
