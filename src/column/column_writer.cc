@@ -644,7 +644,10 @@ ColumnChunkPages ColumnWriter::finish() {
   if (has_levels && std::find(m.encodings.begin(), m.encodings.end(), Encoding::RLE) == m.encodings.end())
     m.encodings.push_back(Encoding::RLE);
   m.encoding_stats = encoding_stats_;
-  if (options_.statistics && chunk_stats_) m.statistics = chunk_stats_->to_thrift();
+  if (options_.statistics && chunk_stats_) {
+    m.statistics = chunk_stats_->to_thrift();
+    m.geospatial_statistics = chunk_stats_->geospatial();
+  }
   format::SizeStatistics size;
   if (column_.type.physical == Type::BYTE_ARRAY) size.unencoded_byte_array_data_bytes = chunk_byte_array_bytes_;
   if (column_.max_definition_level > 0) size.definition_level_histogram = chunk_def_histogram_;

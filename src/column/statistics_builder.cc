@@ -319,6 +319,7 @@ std::unique_ptr<StatisticsBuilder> make_for_order(const ColumnDescriptor& column
   // so its bounds are written under INT96_TIMESTAMP_ORDER, which the file
   // writer names in column_orders.
   if (type.physical == Type::INT96) return detail::make_number_statistics(column, true);
+  if (auto geo = detail::make_geo_statistics(column)) return geo;
   if (column.sort_order == SortOrder::kUnknown) {
     // NaNs are still counted, for the column index's nan_counts.
     if (floating) return detail::make_number_statistics(column, false);

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -75,6 +76,11 @@ class StatisticsBuilder {
   // is the column's order.
   format::Statistics to_thrift() const;
 
+  // GEOMETRY and GEOGRAPHY columns: the bounding box and type codes of the
+  // WKB values added (statistics_builder_geo.cc); none for other columns,
+  // for a chunk without a non-null value, or when a value was not WKB.
+  virtual std::optional<format::GeospatialStatistics> geospatial() const { return std::nullopt; }
+
  protected:
   int64_t null_count_ = 0;
   int64_t nan_count_ = 0;
@@ -92,6 +98,11 @@ namespace detail {
 // only counts (NaNs of a floating-point column whose order is unknown).
 std::unique_ptr<StatisticsBuilder> make_number_statistics(const ColumnDescriptor& column, bool bounds,
                                                           bool float_total_order = false);
+
+// The builder of a GEOMETRY or GEOGRAPHY column (statistics_builder_geo.cc):
+// null counts and GeospatialStatistics, never min/max, whose order the
+// spec leaves undefined for these types. Null for other columns.
+std::unique_ptr<StatisticsBuilder> make_geo_statistics(const ColumnDescriptor& column);
 
 // Raises the error for a value batch of the wrong form (`what`) for the
 // builder of `column_kind`.

@@ -206,6 +206,8 @@ class FilterRewriter {
         return Expression::is_null(column);
       case K::kStartsWith:
         return Expression::starts_with(column, e.literals()[0].text);
+      case K::kBboxIntersects:
+        return Expression::bbox_intersects(column, e.box()[0], e.box()[1], e.box()[2], e.box()[3]);
       default:
         throw Error("not a column test", ErrorKind::kInvalidArgument);
     }

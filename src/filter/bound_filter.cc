@@ -140,6 +140,22 @@ FilterNode BoundFilter::bind_node(const Expression& e, bool negated, const Schem
     default:
       break;
   }
+  if (e.kind() == K::kBboxIntersects) {
+    const ColumnDescriptor& column = leaf_column(schema, e.column());
+    const format::LogicalType& logical = column.type.logical;
+    if (column.type.physical != format::Type::BYTE_ARRAY ||
+        !(logical.GEOMETRY || logical.GEOGRAPHY || !has_logical_type(logical)))
+      throw Error("filter: column " + column.dotted_path() +
+                      ": bbox_intersects applies to GEOMETRY, GEOGRAPHY and binary columns holding WKB",
+                  ErrorKind::kInvalidArgument);
+    LeafTest test;
+    test.kind = negated ? LeafTest::Kind::kNotBboxIntersects : LeafTest::Kind::kBboxIntersects;
+    test.column = column.column_index;
+    test.order = ValueOrder::kUnordered;
+    const auto& b = e.box();
+    test.box = {b[0], b[1], b[2], b[3]};
+    return add_test(std::move(test));
+  }
   if (schema.find_column(e.column()) < 0 && variant_field(schema, e.column()))
     return bind_variant_path(e, negated, schema);
   const ColumnDescriptor& column = leaf_column(schema, e.column());
@@ -375,6 +391,10 @@ std::string LeafTest::to_string(const Schema& schema) const {
       return name + " does not start with <prefix>";
     case Kind::kVariant:
       return name + ": " + variant->to_string();
+    case Kind::kBboxIntersects:
+      return name + " bbox intersects <box>";
+    case Kind::kNotBboxIntersects:
+      return name + " bbox misses <box>";
   }
   return name;
 }
@@ -530,6 +550,22 @@ void match_dense(const LeafTest& t, const DenseValues& values, size_t n, uint8_t
       for (size_t j = 0; j < n; ++j) out[j] = starts_with(at.bytes(j), t.values[0].bytes) == want;
       return;
     }
+    case LeafTest::Kind::kBboxIntersects:
+    case LeafTest::Kind::kNotBboxIntersects: {
+      const bool want = t.kind == LeafTest::Kind::kBboxIntersects;
+      for (size_t j = 0; j < n; ++j) {
+        const std::string_view b = at.bytes(j);
+        geo::WkbSummary s;
+        try {
+          s = geo::read_wkb({reinterpret_cast<const uint8_t*>(b.data()), b.size()});
+        } catch (const Error& e) {
+          throw Error("filter: bbox_intersects on column " + values.column->dotted_path() + ": " + e.detail(),
+                      ErrorKind::kCorrupt);
+        }
+        out[j] = geo::intersects(s.bounds, t.box) == want;
+      }
+      return;
+    }
     case LeafTest::Kind::kVariant:
       for (size_t j = 0; j < n; ++j) {
         const std::string_view b = at.bytes(j);
@@ -666,6 +702,15 @@ bool value_matches(const LeafTest& t, const PhysicalValue& value) {
     case LeafTest::Kind::kVariant:
       if (t.metadata_column >= 0) return true;  // needs the row's metadata too
       return t.variant->holds({reinterpret_cast<const uint8_t*>(value.bytes.data()), value.bytes.size()});
+    case LeafTest::Kind::kBboxIntersects:
+    case LeafTest::Kind::kNotBboxIntersects:
+      try {
+        const geo::WkbSummary s =
+            geo::read_wkb({reinterpret_cast<const uint8_t*>(value.bytes.data()), value.bytes.size()});
+        return geo::intersects(s.bounds, t.box) == (t.kind == LeafTest::Kind::kBboxIntersects);
+      } catch (const Error&) {
+        return true;
+      }
   }
   return true;
 }
@@ -678,6 +723,9 @@ bool may_be_true(const LeafTest& t, const ValueSummary& s) {
   if (t.kind == LeafTest::Kind::kIsNull) return s.may_have_null;
   if (t.kind == LeafTest::Kind::kIsNotNull) return s.may_have_non_null;
   if (!s.may_have_non_null) return false;  // every value null: nothing else is true
+  if (t.kind == LeafTest::Kind::kBboxIntersects)
+    return s.bbox == nullptr || geo::statistics_may_intersect(*s.bbox, t.box);
+  if (t.kind == LeafTest::Kind::kNotBboxIntersects) return true;
   if (s.min == nullptr || s.max == nullptr || t.order == ValueOrder::kUnordered) return true;
   const bool nan = is_floating(t.order) && s.may_have_nan;
   auto cmp = [&](const PhysicalValue& a, const PhysicalValue& b) { return compare_values(t.order, a, b); };

@@ -17,6 +17,8 @@
 
 #include "parq/filter/expression.h"
 #include "parq/filter/literal.h"
+#include "parq/format/metadata.h"
+#include "parq/geo/wkb.h"
 #include "parq/schema/schema.h"
 #include "variant_predicate.h"
 
@@ -24,14 +26,16 @@ namespace parq::filter {
 
 struct LeafTest {
   enum class Kind {
-    kCompare,        // value op values[0]
-    kIn,             // value equals one of values
-    kNotIn,          // value equals none of values (false for all when the list had a NULL)
-    kIsNull,         //
-    kIsNotNull,      //
-    kStartsWith,     // bytes start with values[0].bytes
-    kNotStartsWith,  //
-    kVariant,        // variant-encoded bytes (a shredded field's `value`) satisfy `variant`
+    kCompare,            // value op values[0]
+    kIn,                 // value equals one of values
+    kNotIn,              // value equals none of values (false for all when the list had a NULL)
+    kIsNull,             //
+    kIsNotNull,          //
+    kStartsWith,         // bytes start with values[0].bytes
+    kNotStartsWith,      //
+    kVariant,            // variant-encoded bytes (a shredded field's `value`) satisfy `variant`
+    kBboxIntersects,     // WKB whose bounds meet `box`
+    kNotBboxIntersects,  // WKB whose bounds miss `box` (an empty geometry among them)
   };
   Kind kind = Kind::kCompare;
   CompareOp op = CompareOp::kEqual;
@@ -46,6 +50,7 @@ struct LeafTest {
   // variant's metadata column, which the test reads beside `column`; -1
   // otherwise. Such a test is evaluated by evaluate_path_test.
   int metadata_column = -1;
+  geo::QueryBox box;
 
   std::string to_string(const Schema& schema) const;
 };
@@ -131,10 +136,14 @@ struct ValueSummary {
   bool may_have_null = true;
   bool may_have_non_null = true;
   bool may_have_nan = true;  // floating-point orders only
+  // GEOMETRY and GEOGRAPHY chunks: the GeospatialStatistics box (null: none).
+  const format::BoundingBox* bbox = nullptr;
 };
 bool may_be_true(const LeafTest& test, const ValueSummary& summary);
 
-// Whether a single known value makes `test` true (dictionary entries).
+// Whether a single known value makes `test` true (dictionary entries). A
+// value that is not WKB may match a geometry test: the rows holding it
+// decide (and fail).
 bool value_matches(const LeafTest& test, const PhysicalValue& value);
 
 // Combines per-test answers by the tree: can any row be true?

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 
 #include "parq/error.h"
 
@@ -23,9 +25,10 @@ std::string quote(std::string_view text, char q) {
 // Words the parser reads as keywords or literals wherever a column could
 // start.
 bool is_keyword(std::string_view word) {
-  static const char* const kWords[] = {"AND",     "OR",        "NOT",         "IN",          "IS",       "NULL", "LIKE",
-                                       "BETWEEN", "TRUE",      "FALSE",       "NAN",         "INFINITY", "INF",  "DATE",
-                                       "TIME",    "TIMESTAMP", "TIMESTAMPTZ", "STARTS_WITH", "PREFIX",   "X"};
+  static const char* const kWords[] = {
+      "AND",     "OR",        "NOT",         "IN",          "IS",       "NULL", "LIKE",
+      "BETWEEN", "TRUE",      "FALSE",       "NAN",         "INFINITY", "INF",  "DATE",
+      "TIME",    "TIMESTAMP", "TIMESTAMPTZ", "STARTS_WITH", "PREFIX",   "X",    "BBOX_INTERSECTS"};
   for (const char* k : kWords) {
     if (word.size() != std::char_traits<char>::length(k)) continue;
     bool same = true;
@@ -134,6 +137,32 @@ ExpressionPtr Expression::starts_with(std::string column, std::string prefix) {
   return e;
 }
 
+namespace {
+
+// The shortest text that reads back as `v` (parse_filter's spellings of
+// the infinities).
+std::string number_text(double v) {
+  if (std::isinf(v)) return v < 0 ? "-Infinity" : "Infinity";
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace
+
+ExpressionPtr Expression::bbox_intersects(std::string column, double xmin, double ymin, double xmax, double ymax) {
+  if (std::isnan(xmin) || std::isnan(ymin) || std::isnan(xmax) || std::isnan(ymax))
+    throw Error("bbox_intersects on " + column + ": a bound is NaN", ErrorKind::kInvalidArgument);
+  if (ymin > ymax)
+    throw Error("bbox_intersects on " + column + ": ymin " + number_text(ymin) + " is above ymax " + number_text(ymax),
+                ErrorKind::kInvalidArgument);
+  auto e = std::shared_ptr<Expression>(new Expression(Kind::kBboxIntersects));
+  e->column_ = std::move(column);
+  e->box_ = {xmin, ymin, xmax, ymax};
+  for (double v : e->box_) e->literals_.push_back(Literal::number(number_text(v)));
+  return e;
+}
+
 ExpressionPtr Expression::all_of(std::vector<ExpressionPtr> children) {
   for (const auto& c : children)
     if (!c) throw Error("a filter's AND has a missing operand", ErrorKind::kInvalidArgument);
@@ -170,6 +199,11 @@ std::string Expression::to_string() const {
       return column_text(column_) + " IS NULL";
     case Kind::kStartsWith:
       return "starts_with(" + column_text(column_) + ", " + literals_[0].to_string() + ")";
+    case Kind::kBboxIntersects: {
+      std::string out = "bbox_intersects(" + column_text(column_);
+      for (const Literal& l : literals_) out += ", " + l.to_string();
+      return out + ")";
+    }
     case Kind::kAnd:
     case Kind::kOr: {
       if (children_.empty()) return kind_ == Kind::kAnd ? "TRUE" : "FALSE";

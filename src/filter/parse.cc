@@ -2,6 +2,7 @@
 // recursive-descent parser into Expression trees; see expression.h for the
 // grammar. Nesting is bounded so that hostile text cannot exhaust the stack.
 #include <cctype>
+#include <cstdlib>
 #include <string>
 
 #include "parq/error.h"
@@ -336,6 +337,26 @@ class Parser {
       advance();
       expect_symbol(")");
       return Expression::starts_with(col, prefix);
+    }
+    if (keyword("BBOX_INTERSECTS")) {
+      const size_t at = tok_.at;
+      advance();
+      expect_symbol("(");
+      std::string col = column();
+      double bounds[4];
+      for (double& b : bounds) {
+        expect_symbol(",");
+        const size_t number_at = tok_.at;
+        const Literal l = literal();
+        if (l.kind != Literal::Kind::kNumber) fail("bbox_intersects takes numbers for its box", number_at);
+        b = std::strtod(l.text.c_str(), nullptr);
+      }
+      expect_symbol(")");
+      try {
+        return Expression::bbox_intersects(col, bounds[0], bounds[1], bounds[2], bounds[3]);
+      } catch (const Error& e) {
+        fail(e.detail(), at);
+      }
     }
     if (at_literal()) {
       // TRUE and FALSE alone are constant conditions; otherwise a literal

@@ -24,9 +24,11 @@ struct ChunkSummary {
   bool may_have_null = true;
   bool may_have_non_null = true;
   bool may_have_nan = true;
+  std::optional<format::BoundingBox> bbox;  // GEOMETRY and GEOGRAPHY: GeospatialStatistics' box
   // Points into this object: use while it lives.
   filter::ValueSummary summary() const {
-    return {has_bounds ? &min : nullptr, has_bounds ? &max : nullptr, may_have_null, may_have_non_null, may_have_nan};
+    return {has_bounds ? &min : nullptr, has_bounds ? &max : nullptr, may_have_null, may_have_non_null, may_have_nan,
+            bbox ? &*bbox : nullptr};
   }
 };
 // Whether min/max bounds (of chunks and of the column index alike) follow

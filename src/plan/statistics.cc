@@ -13,6 +13,9 @@
 //     above max unless nan_count says there is none. A NaN bound (possible
 //     under IEEE_754_TOTAL_ORDER, or from a writer that let one in) drops
 //     both bounds.
+//   - GEOMETRY and GEOGRAPHY chunks have no min/max (their order is
+//     undefined; any found are ignored as the spec asks): their
+//     GeospatialStatistics box serves bbox_intersects instead.
 //   - Truncated byte-array bounds (is_min/max_value_exact false) are still
 //     bounds: a truncated min sorts below the true one, and writers round a
 //     truncated max up.
@@ -43,6 +46,11 @@ ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescr
                              const format::ColumnMetaData& chunk) {
   ChunkSummary out;
   ChunkSummary& s = out;
+  // Boxes are read only where the spec puts them: another column's would be
+  // a writer's invention.
+  const bool geo = column.type.logical.GEOMETRY || column.type.logical.GEOGRAPHY;
+  if (geo && chunk.geospatial_statistics && chunk.geospatial_statistics->bbox)
+    out.bbox = chunk.geospatial_statistics->bbox;
   if (!chunk.statistics) return out;
   const format::Statistics& st = *chunk.statistics;
   const ValueOrder order = filter::value_order(column);

@@ -228,6 +228,31 @@ void text_statistics(std::string& out, const ValueType& type, const Statistics& 
   if (s.max && s.max != s.max_value) add("legacy_max", render_bound(type, *s.max));
 }
 
+// "types=1,1002 x=[1, 2] y=[3, 4] z=[..]": X first as the statistics
+// order it; a box whose xmin is above its xmax crosses the antimeridian.
+void text_geospatial(std::string& out, const format::GeospatialStatistics& g) {
+  if (g.geospatial_types) {
+    out += " types=";
+    if (g.geospatial_types->empty()) out += "unknown";
+    for (size_t i = 0; i < g.geospatial_types->size(); ++i)
+      out += (i ? "," : "") + std::to_string((*g.geospatial_types)[i]);
+  }
+  if (!g.bbox) return;
+  const auto& b = *g.bbox;
+  auto range = [&](const char* axis, double lo, double hi) {
+    out += std::string(" ") + axis + "=[";
+    text::append_double(out, lo);
+    out += ", ";
+    text::append_double(out, hi);
+    out += "]";
+  };
+  range("x", b.xmin, b.xmax);
+  if (b.xmin > b.xmax) out += "(wraps)";
+  range("y", b.ymin, b.ymax);
+  if (b.zmin && b.zmax) range("z", *b.zmin, *b.zmax);
+  if (b.mmin && b.mmax) range("m", *b.mmin, *b.mmax);
+}
+
 void text_column_chunk(std::string& out, const ColumnDescriptor& column, const ColumnChunk& cc) {
   out += "  column " + std::to_string(column.column_index) + " " + column.dotted_path() + ": " +
          format::to_string(column.type.physical);
@@ -254,6 +279,11 @@ void text_column_chunk(std::string& out, const ColumnDescriptor& column, const C
   if (md.statistics) {
     out += "    statistics:";
     text_statistics(out, column.type, *md.statistics);
+    out += "\n";
+  }
+  if (md.geospatial_statistics) {
+    out += "    geospatial statistics:";
+    text_geospatial(out, *md.geospatial_statistics);
     out += "\n";
   }
 }

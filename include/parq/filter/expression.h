@@ -13,6 +13,7 @@
 // number (as DuckDB and PostgreSQL order it); -0.0 equals 0.0.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -60,10 +61,11 @@ using ExpressionPtr = std::shared_ptr<const Expression>;
 class Expression {
  public:
   enum class Kind {
-    kCompare,     // column op literals[0]
-    kIn,          // column IN (literals...)
-    kIsNull,      // column IS NULL
-    kStartsWith,  // column's bytes start with literals[0] (LIKE 'prefix%')
+    kCompare,         // column op literals[0]
+    kIn,              // column IN (literals...)
+    kIsNull,          // column IS NULL
+    kStartsWith,      // column's bytes start with literals[0] (LIKE 'prefix%')
+    kBboxIntersects,  // the column's WKB geometry has a bounding box meeting box()
     kAnd,
     kOr,
     kNot,
@@ -75,6 +77,8 @@ class Expression {
   CompareOp op() const { return op_; }
   const std::vector<Literal>& literals() const { return literals_; }
   const std::vector<ExpressionPtr>& children() const { return children_; }
+  // kBboxIntersects: xmin, ymin, xmax, ymax (literals() holds them as text).
+  const std::array<double, 4>& box() const { return box_; }
 
   // The expression as SQL text that parse_filter reads back to an equal
   // tree (fully parenthesized).
@@ -85,6 +89,12 @@ class Expression {
   static ExpressionPtr is_null(std::string column);
   static ExpressionPtr is_not_null(std::string column);
   static ExpressionPtr starts_with(std::string column, std::string prefix);
+  // True for a row whose geometry (WKB in a GEOMETRY, GEOGRAPHY or plain
+  // binary column) has X and Y bounds meeting the box, edges included;
+  // false for an empty geometry, unknown for a null. xmin > xmax wraps
+  // around the antimeridian (x >= xmin or x <= xmax), as GeospatialStatistics
+  // boxes do. Throws parq::Error for a NaN bound or ymin > ymax.
+  static ExpressionPtr bbox_intersects(std::string column, double xmin, double ymin, double xmax, double ymax);
   static ExpressionPtr all_of(std::vector<ExpressionPtr> children);  // AND; empty: true
   static ExpressionPtr any_of(std::vector<ExpressionPtr> children);  // OR; empty: false
   static ExpressionPtr negate(ExpressionPtr child);
@@ -102,6 +112,7 @@ class Expression {
   CompareOp op_ = CompareOp::kEqual;
   std::vector<Literal> literals_;
   std::vector<ExpressionPtr> children_;
+  std::array<double, 4> box_{};
 };
 
 // Parses the SQL-like filter syntax of `parq cat --where`:
@@ -115,6 +126,7 @@ class Expression {
 //              | column IS [NOT] NULL
 //              | column [NOT] LIKE 'prefix%'     (a prefix, or no wildcard: =)
 //              | starts_with '(' column ',' 'prefix' ')'
+//              | bbox_intersects '(' column ',' xmin ',' ymin ',' xmax ',' ymax ')'
 //   cmp       := = | == | != | <> | < | <= | > | >=
 //   column    := name ('.' name)*,  name := identifier | "quoted name"
 //   literal   := number | NaN | Infinity | -Infinity | 'string' | X'hex'
