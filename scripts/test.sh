@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 jobs=${PARQ_JOBS:-$(nproc)}
-fuzz_seconds=${PARQ_FUZZ_SECONDS:-30}
+fuzz_seconds=${PARQ_FUZZ_SECONDS:-20}
 
 scripts/install-deps.sh
 # Paths relative to the checkout in ccache's keys, so that a clone elsewhere

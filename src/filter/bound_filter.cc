@@ -103,6 +103,40 @@ std::optional<VariantFieldColumns> variant_field(const Schema& schema, const std
   return out;
 }
 
+// A comparison on variant values as a VariantPredicate takes it: its kind
+// and operator with the negation applied, and its literals without NULLs.
+struct VariantTerms {
+  VariantPredicate::Kind kind = VariantPredicate::Kind::kCompare;
+  CompareOp op = CompareOp::kEqual;
+  std::vector<Literal> literals;
+};
+
+VariantTerms variant_terms(const Expression& e, bool negated) {
+  using K = Expression::Kind;
+  using VK = VariantPredicate::Kind;
+  VariantTerms out;
+  out.op = e.op();
+  for (const Literal& l : e.literals())
+    if (l.kind != Literal::Kind::kNull) out.literals.push_back(l);
+  switch (e.kind()) {
+    case K::kCompare:
+      out.op = negated ? inverse(out.op) : out.op;
+      break;
+    case K::kIn:
+      out.kind = negated ? VK::kNotIn : VK::kIn;
+      break;
+    case K::kIsNull:
+      out.kind = negated ? VK::kIsNotNull : VK::kIsNull;
+      break;
+    case K::kStartsWith:
+      out.kind = negated ? VK::kNotStartsWith : VK::kStartsWith;
+      break;
+    default:
+      throw Error("filter: an expression of unknown kind", ErrorKind::kInvalidArgument);
+  }
+  return out;
+}
+
 }  // namespace
 
 BoundFilter BoundFilter::bind(const Expression& expression, const Schema& schema) {
@@ -266,35 +300,15 @@ FilterNode BoundFilter::bind_variant_path(const Expression& e, bool negated, con
   // The test on the `value` column's variant-encoded values.
   std::optional<FilterNode> encoded;
   if (field.value) {
-    VK kind = VK::kCompare;
-    CompareOp op = e.op();
-    std::vector<Literal> literals;
-    for (const Literal& l : e.literals())
-      if (l.kind != Literal::Kind::kNull) literals.push_back(l);
-    switch (e.kind()) {
-      case K::kCompare:
-        op = negated ? inverse(op) : op;
-        break;
-      case K::kIn:
-        kind = negated ? VK::kNotIn : VK::kIn;
-        break;
-      case K::kIsNull:
-        kind = negated ? VK::kIsNotNull : VK::kIsNull;
-        break;
-      case K::kStartsWith:
-        kind = negated ? VK::kNotStartsWith : VK::kStartsWith;
-        break;
-      default:
-        break;
-    }
-    if (e.kind() == K::kIn && literals.empty()) {
+    const VariantTerms v = variant_terms(e, negated);
+    if (e.kind() == K::kIn && v.literals.empty()) {
       encoded = node_of(FilterNode::Kind::kUnknown, {});
     } else {
       LeafTest t;
       t.kind = LeafTest::Kind::kVariant;
       t.column = field.value->column_index;
       t.order = ValueOrder::kBytes;
-      t.variant = std::make_shared<const VariantPredicate>(kind, op, literals, e.column());
+      t.variant = std::make_shared<const VariantPredicate>(v.kind, v.op, v.literals, e.column());
       encoded = add_test(std::move(t));
     }
   }
@@ -325,35 +339,15 @@ FilterNode BoundFilter::bind_variant_path(const Expression& e, bool negated, con
 // (VariantPredicate::holds_at), reading the variant's metadata beside it.
 FilterNode BoundFilter::bind_unshredded_path(const Expression& e, bool negated, const ColumnDescriptor* value,
                                              const ColumnDescriptor& metadata, const std::vector<std::string>& rest) {
-  using K = Expression::Kind;
   using VK = VariantPredicate::Kind;
-  VK kind = VK::kCompare;
-  CompareOp op = e.op();
-  std::vector<Literal> literals;
-  for (const Literal& l : e.literals())
-    if (l.kind != Literal::Kind::kNull) literals.push_back(l);
-  switch (e.kind()) {
-    case K::kCompare:
-      op = negated ? inverse(op) : op;
-      break;
-    case K::kIn:
-      kind = negated ? VK::kNotIn : VK::kIn;
-      break;
-    case K::kIsNull:
-      kind = negated ? VK::kIsNotNull : VK::kIsNull;
-      break;
-    case K::kStartsWith:
-      kind = negated ? VK::kNotStartsWith : VK::kStartsWith;
-      break;
-    default:
-      throw Error("filter: an expression of unknown kind", ErrorKind::kInvalidArgument);
-  }
+  const VariantTerms v = variant_terms(e, negated);
+  const VK kind = v.kind;
   FilterNode constant;
-  if (e.kind() == K::kIn && literals.empty()) {
+  if (e.kind() == Expression::Kind::kIn && v.literals.empty()) {
     constant.kind = FilterNode::Kind::kUnknown;
     return constant;
   }
-  auto predicate = std::make_shared<VariantPredicate>(kind, op, literals, e.column());
+  auto predicate = std::make_shared<VariantPredicate>(kind, v.op, v.literals, e.column());
   if (value == nullptr) {
     // Nothing unshredded is stored: the field is missing from every row.
     constant.kind = kind == VK::kIsNull      ? FilterNode::Kind::kTrue

@@ -22,7 +22,7 @@
   "  --encoding COL=ENC       encoding of COL (a column or group path), without\n"        \
   "                           a dictionary: plain, rle, delta_binary_packed,\n"           \
   "                           delta_length_byte_array, delta_byte_array,\n"               \
-  "                           byte_stream_split, alp (FLOAT, DOUBLE; Preview)\n"         \
+  "                           byte_stream_split, alp (FLOAT, DOUBLE; Preview)\n"          \
   "                           (repeatable)\n"                                             \
   "  --fallback COL=ENC       dictionary first for COL, then ENC once the dictionary\n"   \
   "                           is full (repeatable)\n"                                     \
