@@ -355,11 +355,6 @@ class FilePart {
           Array& a = out.columns.emplace_back(std::move(in.columns[s.index]));
           a.name = proto.name;
           if (a.kind == ArrayKind::kLeaf && !(a.type == proto.type)) widen(a, proto.type);
-          // Whole variants keep their file's field order (Spark writes value
-          // first); the dataset's is the prototype's.
-          if (a.kind == ArrayKind::kStruct && a.type.logical.VARIANT && a.children.size() == 2 &&
-              proto.children.size() == 2 && a.children[0].name != proto.children[0].name)
-            std::swap(a.children[0], a.children[1]);
           break;
         }
       }

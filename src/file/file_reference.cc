@@ -14,6 +14,7 @@
 #include <array>
 #include <cstring>
 
+#include "../util/hex.h"
 #include "parq/error.h"
 #include "parq/io/remote.h"
 #include "parq/util/cpu.h"
@@ -48,20 +49,10 @@ const FieldSpec* field_spec(const std::string& name) {
   throw Error("FILE reference: " + what, kind);
 }
 
-std::string hex(const uint8_t* p, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(2 * n, '0');
-  for (size_t i = 0; i < n; ++i) {
-    out[2 * i] = kDigits[p[i] >> 4];
-    out[2 * i + 1] = kDigits[p[i] & 15];
-  }
-  return out;
-}
-
 std::string big_endian_hex(uint32_t v) {
   const uint8_t b[4] = {static_cast<uint8_t>(v >> 24), static_cast<uint8_t>(v >> 16), static_cast<uint8_t>(v >> 8),
                         static_cast<uint8_t>(v)};
-  return hex(b, 4);
+  return lower_hex(b, 4);
 }
 
 uint32_t crc32c_portable(uint32_t crc, const uint8_t* p, size_t n) {
@@ -108,7 +99,7 @@ std::string digest(const EVP_MD* md, std::string_view bytes) {
   unsigned int n = 0;
   if (EVP_Digest(bytes.data(), bytes.size(), out, &n, md, nullptr) != 1)
     throw Error(ErrorKind::kIo, {}, "FILE reference: digest failed (OpenSSL)");
-  return hex(out, n);
+  return lower_hex(out, n);
 }
 
 // The directory part of a location, with its trailing separator.

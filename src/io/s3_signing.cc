@@ -7,21 +7,11 @@
 
 #include <algorithm>
 
+#include "../util/hex.h"
 #include "parq/error.h"
 
 namespace parq::io::s3 {
 namespace {
-
-const char kHex[] = "0123456789abcdef";
-
-std::string hex(const unsigned char* p, size_t n) {
-  std::string s(n * 2, '0');
-  for (size_t i = 0; i < n; ++i) {
-    s[2 * i] = kHex[p[i] >> 4];
-    s[2 * i + 1] = kHex[p[i] & 15];
-  }
-  return s;
-}
 
 std::string hmac(std::string_view key, std::string_view data) {
   unsigned char out[EVP_MAX_MD_SIZE];
@@ -37,7 +27,7 @@ std::string hmac(std::string_view key, std::string_view data) {
 std::string sha256_hex(std::string_view data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-  return hex(digest, sizeof digest);
+  return lower_hex(digest, sizeof digest);
 }
 
 std::string uri_encode(std::string_view s, bool keep_slash) {
@@ -108,7 +98,7 @@ SignedHeaders sign_request(const Credentials& credentials, const std::string& re
   key = hmac(key, "s3");
   key = hmac(key, "aws4_request");
   const std::string sig = hmac(key, string_to_sign);
-  const std::string signature = hex(reinterpret_cast<const unsigned char*>(sig.data()), sig.size());
+  const std::string signature = lower_hex(reinterpret_cast<const uint8_t*>(sig.data()), sig.size());
 
   SignedHeaders out;
   out.lines.push_back("Authorization: AWS4-HMAC-SHA256 Credential=" + credentials.access_key_id + "/" + scope +

@@ -679,6 +679,13 @@ TEST(StatisticsBuilderTest, Int96BoundsAreChronological) {
   EXPECT_EQ(t.min_value, a);
   EXPECT_FALSE(t.min.has_value());  // the deprecated fields are signed numbers
   EXPECT_FALSE(t.nan_count.has_value());
+
+  // Instants past the 32-bit day range clamp to its ends, which still
+  // bound every literal a filter can bind.
+  auto far = builder(plain(Type::INT96));
+  const std::string edges = int96(INT32_MAX, 2 * kDay) + int96(INT32_MIN, -kDay) + c;
+  far->add_values(edges.data(), 3);
+  expect_bounds(*far, int96(INT32_MIN, 0), int96(INT32_MAX, kDay - 1));
 }
 
 TEST(StatisticsBuilderTest, FloatsOfUnknownOrderStillCountNans) {

@@ -142,10 +142,11 @@ TEST(FileReference, InlineSelfAndExternalReferencesReadBack) {
   auto reader = FileReader::open(io::memory_input({reinterpret_cast<const uint8_t*>(file.data()), file.size()}));
   auto source = read_batches(*reader);
   std::vector<std::optional<FileReference>> refs;
-  RecordBatch batch;
+  RecordBatch batch, last;
   while (source->next(batch)) {
     auto part = file_references(batch.columns[1]);
     refs.insert(refs.end(), part.begin(), part.end());
+    last = batch;
   }
   ASSERT_EQ(refs.size(), 8u);
   ReferenceSources sources;
@@ -177,6 +178,17 @@ TEST(FileReference, InlineSelfAndExternalReferencesReadBack) {
   EXPECT_THROW(read_referenced_bytes(*refs[7], sources), Error);  // past the end of the file
   // Without the file it is in, a self-reference cannot be read.
   EXPECT_THROW(read_referenced_bytes(*refs[1], ReferenceSources{}), Error);
+  // Columns that are not a FILE group's are refused by name.
+  ASSERT_EQ(last.columns.size(), 2u);
+  EXPECT_THROW(file_references(last.columns[0]), Error);  // id, a leaf
+  Array odd = last.columns[1];
+  odd.children[0].name = "mtime";
+  try {
+    file_references(odd);
+    ADD_FAILURE() << "a field the spec does not define passed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("f.mtime"), std::string::npos) << e.what();
+  }
   // The blobs are not part of any column chunk: the file reads as usual.
   EXPECT_EQ(reader->metadata().num_rows, 8);
 }
