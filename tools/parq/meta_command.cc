@@ -8,6 +8,7 @@
 #include "command.h"
 #include "dataset_args.h"
 #include "json_writer.h"
+#include "key_args.h"
 #include "parq/error.h"
 #include "parq/file/file_reader.h"
 #include "parq/schema/logical_type.h"
@@ -318,7 +319,7 @@ std::string render_text(const FileReader& reader) {
 }
 
 int run_meta(const std::vector<std::string>& argv) {
-  Args args(argv, {{"json", false}});
+  Args args(argv, with_key_options({{"json", false}}));
   const std::vector<std::string> files = expect_files(args);
   const bool json = args.flag("json");
   // Several files: text one after another (each names its file), JSON an
@@ -326,7 +327,7 @@ int run_meta(const std::vector<std::string>& argv) {
   const bool several = files.size() > 1;
   if (json && several) std::fputs("[\n", stdout);
   for (size_t i = 0; i < files.size(); ++i) {
-    auto reader = FileReader::open(files[i]);
+    auto reader = FileReader::open(files[i], reader_options(args, files[i]));
     std::string out = json ? render_json(*reader) : render_text(*reader);
     if (json && several && i + 1 < files.size()) {
       while (!out.empty() && out.back() == '\n') out.pop_back();
