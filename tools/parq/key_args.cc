@@ -98,8 +98,7 @@ std::optional<crypto::EncryptionOptions> parse_encryption(const Args& args) {
   for (const std::string& entry : args.all("column-key")) {
     const size_t eq = entry.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError("--column-key takes COLUMN=KEY, not '" + entry + "'");
-    out.column_keys[entry.substr(0, eq)].key =
-        parse_key(entry.substr(eq + 1), "--column-key " + entry.substr(0, eq));
+    out.column_keys[entry.substr(0, eq)].key = parse_key(entry.substr(eq + 1), "--column-key " + entry.substr(0, eq));
   }
   return out;
 }

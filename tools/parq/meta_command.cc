@@ -365,8 +365,9 @@ std::string render_text(const FileReader& reader) {
          ", leaf columns: " + std::to_string(reader.schema().num_columns()) +
          ", footer: " + std::to_string(reader.footer().metadata_length) + " bytes\n";
   if (auto e = encryption_summary(reader)) {
-    out += "encryption: " + e->algorithm + ", " +
-           (e->encrypted_footer ? std::string("encrypted footer") : "plaintext footer (signature " + e->signature + ")");
+    out +=
+        "encryption: " + e->algorithm + ", " +
+        (e->encrypted_footer ? std::string("encrypted footer") : "plaintext footer (signature " + e->signature + ")");
     if (e->aad_prefix) out += ", AAD prefix \"" + *e->aad_prefix + "\"";
     if (e->footer_key_metadata) out += ", footer key metadata " + key_metadata_text(*e->footer_key_metadata);
     out += "\n";
@@ -423,7 +424,8 @@ const Command kMetaCommand = {
     "encodings, value count, sizes, offsets and statistics (bounds shown in the\n"
     "column's logical type).\n"
     "\n"
-    "  --json   one JSON object; the file's row count is under \"num_rows\"\n",
+    "  --json   one JSON object; the file's row count is under \"num_rows\"\n"
+    "\n" PARQ_KEY_HELP,
     run_meta,
 };
 
