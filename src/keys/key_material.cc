@@ -3,11 +3,11 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "local_text.h"
 #include "parq/error.h"
+#include "parq/io/input.h"
 #include "parq/io/output.h"
 #include "parq/keys/key_tools.h"
 #include "parq/text/json_text.h"
@@ -112,6 +112,21 @@ bool is_remote(const std::string& path) { return path.find("://") != std::string
 
 }  // namespace
 
+std::string read_local_text(const std::string& path, const std::string& what) {
+  // Key material is a few hundred bytes a key; anything this large is not it.
+  constexpr uint64_t kMaxSize = 64u << 20;
+  try {
+    const auto input = io::open_file(path, io::FileAccess::kPread);
+    if (input->size() > kMaxSize)
+      throw Error(ErrorKind::kCorrupt, {.file = path}, "is " + std::to_string(input->size()) + " bytes, too large");
+    std::string text(input->size(), '\0');
+    input->read_at(0, text.size(), reinterpret_cast<uint8_t*>(text.data()));
+    return text;
+  } catch (const Error& e) {
+    throw e.with_context("reading " + what);
+  }
+}
+
 std::string KeyMaterial::serialize(bool internal_storage) const {
   std::string out = "{";
   member(out, "keyMaterialType", kKeyMaterialType);
@@ -171,13 +186,9 @@ std::map<std::string, std::string> read_key_material(const std::string& data_fil
     throw Error(ErrorKind::kUnsupported, {.file = data_file_path},
                 "external key material is read from local files only, not beside a remote file");
   const std::string path = key_material_path(data_file_path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::kIo, {.file = path}, "cannot open the external key material of the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(ErrorKind::kIo, {.file = path}, "cannot read the external key material");
+  const std::string text = read_local_text(path, "the file's external key material");
   try {
-    const JsonObject o(text.str(), "external key material");
+    const JsonObject o(text, "external key material");
     std::map<std::string, std::string> material;
     for (const auto& [reference, node] : o.members()) {
       if (node->kind != text::NodeKind::kText)

@@ -1,10 +1,8 @@
 // The in-memory KMS, its config file, and local AES-GCM key wrapping.
 
-#include <fstream>
-#include <sstream>
-
 #include "../crypto/aes.h"
 #include "../util/base64.h"
+#include "local_text.h"
 #include "parq/error.h"
 #include "parq/keys/key_tools.h"
 #include "parq/text/json_text.h"
@@ -131,13 +129,9 @@ std::map<std::string, std::string> parse_kms_config(std::string_view json) {
 }
 
 std::shared_ptr<InMemoryKms> load_kms_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::kIo, {.file = path}, "cannot open the KMS config");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(ErrorKind::kIo, {.file = path}, "cannot read the KMS config");
+  const std::string text = read_local_text(path, "the KMS config");
   try {
-    return std::make_shared<InMemoryKms>(parse_kms_config(text.str()));
+    return std::make_shared<InMemoryKms>(parse_kms_config(text));
   } catch (const Error& e) {
     throw e.within({.file = path});
   }

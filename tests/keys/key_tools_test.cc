@@ -5,6 +5,7 @@
 // fail with errors that say what is wrong.
 #include "parq/keys/key_tools.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -50,15 +51,15 @@ class CountingKms : public KmsClient {
   std::shared_ptr<KmsClient> kms_;
 };
 
-template <class F>
-Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no parq::Error thrown";
-  return Error("none");
+// Matches a callable that throws parq::Error of `kind` whose message holds
+// `fragment`.
+auto throws(ErrorKind kind, const std::string& fragment = "") {
+  using ::testing::ResultOf;
+  return ::testing::Throws<Error>(::testing::AllOf(
+      ResultOf(
+          "kind", [](const Error& e) { return e.kind(); }, kind),
+      ResultOf(
+          "what()", [](const Error& e) { return std::string(e.what()); }, ::testing::HasSubstr(fragment))));
 }
 
 EncryptionConfig column_config(bool double_wrapping, bool internal) {
@@ -150,10 +151,9 @@ TEST(KeyToolsJava, WrongMasterKeyFailsGcmAuthenticationClearly) {
   auto keys = java_master_keys();
   keys["kf"] = "0123456789012346";
   auto retriever = make_key_retriever(std::make_shared<InMemoryKms>(keys), java_file());
-  const Error e = error_of([&] { retriever(KeyMetadata::serialize_external("footerKey")); });
-  EXPECT_EQ(e.kind(), ErrorKind::kCorrupt);
-  EXPECT_NE(std::string(e.what()).find("does not authenticate"), std::string::npos) << e.what();
-  EXPECT_NE(std::string(e.what()).find("'kf'"), std::string::npos) << e.what();
+  const auto footer = [&] { retriever(KeyMetadata::serialize_external("footerKey")); };
+  EXPECT_THAT(footer, throws(ErrorKind::kCorrupt, "does not authenticate (AES-GCM)"));
+  EXPECT_THAT(footer, throws(ErrorKind::kCorrupt, "master key 'kf'"));
   // The column keys, under the right master keys, still unwrap.
   EXPECT_EQ(retriever(KeyMetadata::serialize_external("columnKey0")).size(), 16u);
 }
@@ -162,29 +162,25 @@ TEST(KeyToolsJava, MissingMasterKeyIsUnsupportedAndNamed) {
   auto keys = java_master_keys();
   keys.erase("kc2");
   auto retriever = make_key_retriever(std::make_shared<InMemoryKms>(keys), java_file());
-  const Error e = error_of([&] { retriever(KeyMetadata::serialize_external("columnKey1")); });
-  EXPECT_EQ(e.kind(), ErrorKind::kUnsupported);
-  EXPECT_NE(std::string(e.what()).find("kc2"), std::string::npos) << e.what();
+  EXPECT_THAT([&] { retriever(KeyMetadata::serialize_external("columnKey1")); },
+              throws(ErrorKind::kUnsupported, "no master key 'kc2'"));
 }
 
 TEST(KeyToolsJava, UnknownKeyReferenceAndMissingMaterialFileFail) {
   auto kms = std::make_shared<InMemoryKms>(java_master_keys());
   auto retriever = make_key_retriever(kms, java_file());
-  const Error unknown = error_of([&] { retriever(KeyMetadata::serialize_external("columnKey7")); });
-  EXPECT_EQ(unknown.kind(), ErrorKind::kCorrupt);
-  EXPECT_NE(std::string(unknown.what()).find("columnKey7"), std::string::npos);
+  EXPECT_THAT([&] { retriever(KeyMetadata::serialize_external("columnKey7")); },
+              throws(ErrorKind::kCorrupt, "columnKey7"));
 
   testing::TempDir dir("keys");
   auto lost = make_key_retriever(kms, dir / "lost.parquet");
-  const Error missing = error_of([&] { lost(KeyMetadata::serialize_external("footerKey")); });
-  EXPECT_EQ(missing.kind(), ErrorKind::kIo);
-  EXPECT_NE(std::string(missing.what()).find("_KEY_MATERIAL_FOR_lost.parquet.json"), std::string::npos);
+  EXPECT_THAT([&] { lost(KeyMetadata::serialize_external("footerKey")); },
+              throws(ErrorKind::kIo, "_KEY_MATERIAL_FOR_lost.parquet.json"));
 
   auto no_path = make_key_retriever(kms);
-  EXPECT_EQ(error_of([&] { no_path(KeyMetadata::serialize_external("footerKey")); }).kind(),
-            ErrorKind::kInvalidArgument);
+  EXPECT_THAT([&] { no_path(KeyMetadata::serialize_external("footerKey")); }, throws(ErrorKind::kInvalidArgument));
   auto remote = make_key_retriever(kms, "s3://bucket/f.parquet");
-  EXPECT_EQ(error_of([&] { remote(KeyMetadata::serialize_external("footerKey")); }).kind(), ErrorKind::kUnsupported);
+  EXPECT_THAT([&] { remote(KeyMetadata::serialize_external("footerKey")); }, throws(ErrorKind::kUnsupported));
 }
 
 // --- Round trips -----------------------------------------------------------
@@ -326,8 +322,7 @@ TEST(KeyTools, NonJsonKeyMetadataIsLeftUnknown) {
   auto retriever = make_key_retriever(std::make_shared<InMemoryKms>(java_master_keys()));
   EXPECT_EQ(retriever("kf"), "");
   EXPECT_EQ(retriever(""), "");
-  EXPECT_EQ(error_of([&] { retriever(R"({"keyMaterialType":"PKMT2","internalStorage":true})"); }).kind(),
-            ErrorKind::kCorrupt);
+  EXPECT_THAT([&] { retriever(R"({"keyMaterialType":"PKMT2","internalStorage":true})"); }, throws(ErrorKind::kCorrupt));
 }
 
 // --- Key material text ------------------------------------------------------
@@ -358,21 +353,20 @@ TEST(KeyMaterialText, SerializesParquetJavaFieldNames) {
 }
 
 TEST(KeyMaterialText, MalformedMaterialNamesWhatIsWrong) {
-  const auto detail = [](std::string_view json) { return error_of([&] { KeyMaterial::parse(json); }).detail(); };
-  EXPECT_NE(detail("[]").find("not a JSON object"), std::string::npos);
-  EXPECT_NE(detail("{").find("not JSON"), std::string::npos);
-  EXPECT_NE(detail(R"({"keyMaterialType":"X"})").find("PKMT1"), std::string::npos);
-  EXPECT_NE(detail(R"({"keyMaterialType":"PKMT1","isFooterKey":false})").find("masterKeyID"), std::string::npos);
-  EXPECT_NE(detail(R"({"keyMaterialType":"PKMT1","isFooterKey":"no"})").find("not a boolean"), std::string::npos);
-  EXPECT_NE(detail(R"({"keyMaterialType":"PKMT1","isFooterKey":false,"masterKeyID":"k","wrappedDEK":"A",)"
-                   R"("doubleWrapping":true})")
-                .find("keyEncryptionKeyID"),
-            std::string::npos);
-  EXPECT_EQ(error_of([] { KeyMaterial::parse("{}"); }).kind(), ErrorKind::kCorrupt);
-  EXPECT_NE(error_of([] { KeyMetadata::parse(R"({"keyMaterialType":"PKMT1","internalStorage":false})"); })
-                .detail()
-                .find("keyReference"),
-            std::string::npos);
+  const auto material = [](std::string_view json) { return [json] { KeyMaterial::parse(json); }; };
+  EXPECT_THAT(material("[]"), throws(ErrorKind::kCorrupt, "not a JSON object"));
+  EXPECT_THAT(material("{"), throws(ErrorKind::kCorrupt, "not JSON"));
+  EXPECT_THAT(material(R"({"keyMaterialType":"X"})"), throws(ErrorKind::kCorrupt, "PKMT1"));
+  EXPECT_THAT(material(R"({"keyMaterialType":"PKMT1","isFooterKey":false})"),
+              throws(ErrorKind::kCorrupt, "masterKeyID"));
+  EXPECT_THAT(material(R"({"keyMaterialType":"PKMT1","isFooterKey":"no"})"),
+              throws(ErrorKind::kCorrupt, "not a boolean"));
+  EXPECT_THAT(material(R"({"keyMaterialType":"PKMT1","isFooterKey":false,"masterKeyID":"k","wrappedDEK":"A",)"
+                       R"("doubleWrapping":true})"),
+              throws(ErrorKind::kCorrupt, "keyEncryptionKeyID"));
+  EXPECT_THAT([] { KeyMaterial::parse("{}"); }, throws(ErrorKind::kCorrupt));
+  EXPECT_THAT([] { KeyMetadata::parse(R"({"keyMaterialType":"PKMT1","internalStorage":false})"); },
+              throws(ErrorKind::kCorrupt, "keyReference"));
 }
 
 TEST(KeyMaterialText, KeyMaterialPathSitsBesideTheDataFile) {
@@ -444,9 +438,7 @@ TEST(KeyRotation, RefusesInternalKeyMaterial) {
   const FileEncryption file =
       CryptoFactory(column_config(true, true), std::make_shared<InMemoryKms>(java_master_keys())).file_encryption();
   file.commit(path);
-  const Error e = error_of([&] { rotate_master_keys(path, kms, kms); });
-  EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
-  EXPECT_NE(e.detail().find("not inside it"), std::string::npos) << e.what();
+  EXPECT_THAT([&] { rotate_master_keys(path, kms, kms); }, throws(ErrorKind::kInvalidArgument, "not inside it"));
 }
 
 TEST(KeyRotation, ParquetJavaMaterialRotatesInACopy) {
@@ -478,22 +470,20 @@ TEST(KmsConfigKeys, ParsesHexMasterKeys) {
 }
 
 TEST(KmsConfigKeys, BadConfigsSayWhatIsWrong) {
-  const auto detail = [](std::string_view json) {
-    const Error e = error_of([&] { parse_kms_config(json); });
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument) << json;
-    return e.detail();
-  };
-  EXPECT_NE(detail(R"(["kf"])").find("JSON object"), std::string::npos);
-  EXPECT_NE(detail(R"({"kf": )").find("invalid JSON"), std::string::npos);
-  EXPECT_NE(detail(R"({"kf": "3031323334353637383930313233343g"})").find("not hexadecimal"), std::string::npos);
-  EXPECT_NE(detail(R"({"kf": "303"})").find("odd number"), std::string::npos);
-  EXPECT_NE(detail(R"({"kf": "3031323334353637"})").find("8 bytes"), std::string::npos);
-  EXPECT_NE(detail(R"({"kf": 12})").find("'kf' is not a string"), std::string::npos);
-  EXPECT_NE(detail("{}").find("no master keys"), std::string::npos);
-  EXPECT_EQ(error_of([] {
-              InMemoryKms(std::map<std::string, std::string>{{"k", "short"}});
-            }).kind(),
-            ErrorKind::kInvalidArgument);
+  const auto config = [](std::string_view json) { return [json] { parse_kms_config(json); }; };
+  EXPECT_THAT(config(R"(["kf"])"), throws(ErrorKind::kInvalidArgument, "JSON object"));
+  EXPECT_THAT(config(R"({"kf": )"), throws(ErrorKind::kInvalidArgument, "invalid JSON"));
+  EXPECT_THAT(config(R"({"kf": "3031323334353637383930313233343g"})"),
+              throws(ErrorKind::kInvalidArgument, "not hexadecimal"));
+  EXPECT_THAT(config(R"({"kf": "303"})"), throws(ErrorKind::kInvalidArgument, "odd number"));
+  EXPECT_THAT(config(R"({"kf": "3031323334353637"})"), throws(ErrorKind::kInvalidArgument, "8 bytes"));
+  EXPECT_THAT(config(R"({"kf": 12})"), throws(ErrorKind::kInvalidArgument, "'kf' is not a string"));
+  EXPECT_THAT(config("{}"), throws(ErrorKind::kInvalidArgument, "no master keys"));
+  EXPECT_THAT(
+      [] {
+        InMemoryKms(std::map<std::string, std::string>{{"k", "short"}});
+      },
+      throws(ErrorKind::kInvalidArgument));
 }
 
 TEST(KmsConfigKeys, LoadsAFileAndNamesAMissingOne) {
@@ -502,9 +492,7 @@ TEST(KmsConfigKeys, LoadsAFileAndNamesAMissingOne) {
   std::ofstream(path) << R"({"kf": "30313233343536373839303132333435"})";
   auto kms = load_kms_config(path);
   EXPECT_EQ(kms->unwrap_key(kms->wrap_key("0123456789abcdef", "kf"), "kf"), "0123456789abcdef");
-  const Error missing = error_of([&] { load_kms_config(dir / "none.json"); });
-  EXPECT_EQ(missing.kind(), ErrorKind::kIo);
-  EXPECT_NE(std::string(missing.what()).find("none.json"), std::string::npos);
+  EXPECT_THAT([&] { load_kms_config(dir / "none.json"); }, throws(ErrorKind::kIo, "none.json"));
 }
 
 TEST(KmsConfigKeys, ColumnKeysPropertyParsesLikeParquetJava) {
@@ -512,18 +500,16 @@ TEST(KmsConfigKeys, ColumnKeysPropertyParsesLikeParquetJava) {
   ASSERT_EQ(keys.size(), 2u);
   EXPECT_EQ(keys.at("kc1"), (std::vector<std::string>{"a", "b.c"}));
   EXPECT_EQ(keys.at("kc2"), (std::vector<std::string>{"d"}));
-  EXPECT_EQ(error_of([] { parse_column_keys("kc1"); }).kind(), ErrorKind::kInvalidArgument);
-  EXPECT_NE(error_of([] { parse_column_keys("kc1:a;kc2:a"); }).detail().find("'a'"), std::string::npos);
-  EXPECT_EQ(error_of([] { parse_column_keys(":a"); }).kind(), ErrorKind::kInvalidArgument);
-  EXPECT_EQ(error_of([] { parse_column_keys("kc1:a,"); }).kind(), ErrorKind::kInvalidArgument);
+  EXPECT_THAT([] { parse_column_keys("kc1"); }, throws(ErrorKind::kInvalidArgument));
+  EXPECT_THAT([] { parse_column_keys("kc1:a;kc2:a"); }, throws(ErrorKind::kInvalidArgument, "column 'a'"));
+  EXPECT_THAT([] { parse_column_keys(":a"); }, throws(ErrorKind::kInvalidArgument));
+  EXPECT_THAT([] { parse_column_keys("kc1:a,"); }, throws(ErrorKind::kInvalidArgument));
 }
 
 TEST(KmsConfigKeys, InconsistentEncryptionConfigsAreRefused) {
   auto kms = std::make_shared<InMemoryKms>(java_master_keys());
   const auto refused = [&](const EncryptionConfig& c, std::string_view fragment) {
-    const Error e = error_of([&] { CryptoFactory(c, kms); });
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
-    EXPECT_NE(e.detail().find(fragment), std::string::npos) << e.detail();
+    EXPECT_THAT([&] { CryptoFactory(c, kms); }, throws(ErrorKind::kInvalidArgument, std::string(fragment)));
   };
   refused(EncryptionConfig{}, "no master keys");
   EncryptionConfig c = column_config(true, true);
@@ -538,7 +524,7 @@ TEST(KmsConfigKeys, InconsistentEncryptionConfigsAreRefused) {
   c = column_config(true, true);
   c.data_key_length_bits = 100;
   refused(c, "128, 192 or 256");
-  EXPECT_EQ(error_of([] { CryptoFactory(column_config(true, true), nullptr); }).kind(), ErrorKind::kInvalidArgument);
+  EXPECT_THAT([] { CryptoFactory(column_config(true, true), nullptr); }, throws(ErrorKind::kInvalidArgument));
 }
 
 }  // namespace
