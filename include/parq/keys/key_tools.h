@@ -154,8 +154,8 @@ struct FileEncryption {
 
 // Makes the keys of files to write from a config and a KMS. KEKs are made
 // once per master key and reused for every file of the factory, as
-// parquet-java caches them per writer: one KMS call per master key, not per
-// file. Thread-safe.
+// parquet-java caches them (for its cache lifetime, here the factory's): one
+// KMS call per master key, not per file or column. Thread-safe.
 class CryptoFactory {
  public:
   // Throws kInvalidArgument for an inconsistent config (no keys, footer and
@@ -164,6 +164,8 @@ class CryptoFactory {
   // Fresh random DEKs for one file, wrapped; KMS errors pass through.
   FileEncryption file_encryption();
 
+  // A key-encryption key with what its material records (public for the
+  // rotation code, which makes them too).
   struct Kek {
     std::string key;
     std::string id;  // raw 16 bytes: the AAD of the DEKs it wraps
