@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "page_sink.h"
 #include "parq/compression/codec.h"
 #include "parq/crypto/file_crypto.h"
 #include "parq/encoding/dictionary_encoder.h"
@@ -22,7 +23,6 @@
 #include "parq/format/metadata.h"
 #include "parq/schema/schema.h"
 #include "parq/util/buffer.h"
-#include "page_sink.h"
 #include "shredded_leaf.h"
 #include "statistics_builder.h"
 #include "value_writer.h"

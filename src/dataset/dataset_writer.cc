@@ -128,9 +128,10 @@ class DatasetWriter::Impl {
     if (const auto& encryption = options_.write.encryption) {
       // Folder names and the summary's footer are not encrypted modules.
       if (options_.write_summary)
-        throw Error("write_summary: encrypted files get no _metadata summary (it would hold their column metadata in "
-                    "the clear)",
-                    ErrorKind::kInvalidArgument);
+        throw Error(
+            "write_summary: encrypted files get no _metadata summary (it would hold their column metadata in "
+            "the clear)",
+            ErrorKind::kInvalidArgument);
       for (const std::string& name : options_.partition_by)
         if (encryption->column_keys.count(name) != 0)
           throw Error("partition_by: column '" + name +
