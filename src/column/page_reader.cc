@@ -57,6 +57,10 @@ ErrorLocation chunk_location(const std::string& file_name, const format::FileMet
   std::string path;
   if (chunk.meta_data)
     for (const std::string& part : chunk.meta_data->path_in_schema) path += (path.empty() ? "" : ".") + part;
+  // An encrypted column without its key has its path in its crypto metadata.
+  if (path.empty() && chunk.crypto_metadata && chunk.crypto_metadata->ENCRYPTION_WITH_COLUMN_KEY)
+    for (const std::string& part : chunk.crypto_metadata->ENCRYPTION_WITH_COLUMN_KEY->path_in_schema)
+      path += (path.empty() ? "" : ".") + part;
   if (path.empty()) path = "#" + std::to_string(column);
   return {.file = file_name, .row_group = static_cast<int64_t>(row_group), .column = path};
 }
@@ -128,10 +132,17 @@ void PageReader::init(const std::string& input_name, const format::FileMetaData&
                       const std::string& column_name) {
   location_ = {.file = input_name, .row_group = static_cast<int64_t>(row_group), .column = column_name};
   const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
-  if (chunk.crypto_metadata || !chunk.meta_data)
-    throw Error(ErrorKind::kUnsupported, location_,
-                chunk.crypto_metadata ? "the column is encrypted: a key is needed"
-                                      : "column metadata is encrypted (a key is needed)");
+  if (chunk.crypto_metadata) {
+    if (!options_.decryptor)
+      throw Error(ErrorKind::kUnsupported, location_, "the column is encrypted, and no keys were given");
+    try {
+      cipher_ = options_.decryptor->column_cipher(file, row_group, column);
+    } catch (const Error& e) {
+      throw e.within(location_);
+    }
+  }
+  if (!chunk.meta_data)
+    throw Error(ErrorKind::kUnsupported, location_, "column metadata is encrypted (a key is needed)");
   metadata_ = &*chunk.meta_data;
   codec_ = compression::make_codec(metadata_->codec);
 }
@@ -163,14 +174,25 @@ bool PageReader::next(PageInfo& page) {
   const auto& rows = chunk_.page_first_rows;
   auto at = std::lower_bound(rows.begin(), rows.end(), std::pair<uint64_t, int64_t>{page.header_offset, INT64_MIN});
   if (at != rows.end() && at->first == page.header_offset) page.first_row = at->second;
-  size_t room = std::min<size_t>(bytes.size() - pos_, options_.max_header_bytes);
-  try {
-    page.header_size =
-        static_cast<uint32_t>(format::decode_thrift(bytes.data() + pos_, room, page.header, page.header_offset));
-  } catch (const Error& e) {
-    throw Error(ErrorKind::kCorrupt, location(page), "corrupt page header: " + e.detail());
+  int32_t known_ordinal = -1;
+  if (at != rows.end() && at->first == page.header_offset && !chunk_.page_ordinals.empty())
+    known_ordinal = chunk_.page_ordinals[static_cast<size_t>(at - rows.begin())];
+  if (cipher_.valid()) {
+    decrypt_header(page, bytes, known_ordinal);
+  } else {
+    size_t room = std::min<size_t>(bytes.size() - pos_, options_.max_header_bytes);
+    try {
+      page.header_size =
+          static_cast<uint32_t>(format::decode_thrift(bytes.data() + pos_, room, page.header, page.header_offset));
+    } catch (const Error& e) {
+      throw Error(ErrorKind::kCorrupt, location(page), "corrupt page header: " + e.detail());
+    }
   }
   const format::PageHeader& h = page.header;
+  if (h.type == PageType::DATA_PAGE || h.type == PageType::DATA_PAGE_V2) {
+    if (page.data_page_ordinal < 0) page.data_page_ordinal = known_ordinal >= 0 ? known_ordinal : data_pages_seen_;
+    data_pages_seen_ = page.data_page_ordinal + 1;
+  }
   if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0)
     throw Error(ErrorKind::kCorrupt, location(page), "negative page size in the header");
   pos_ += page.header_size;
@@ -197,6 +219,70 @@ bool PageReader::next(PageInfo& page) {
   return true;
 }
 
+void PageReader::decrypt_header(PageInfo& page, const io::ByteRange& bytes, int32_t known_ordinal) {
+  using crypto::ModuleType;
+  std::span<const uint8_t> rest = bytes.span().subspan(pos_);
+  size_t size = 0;
+  try {
+    size = cipher_.module_size(ModuleType::kDataPageHeader, rest);
+  } catch (const Error& e) {
+    throw e.within(location(page));
+  }
+  if (size > uint64_t{options_.max_header_bytes} + crypto::kGcmOverhead)
+    throw Error(ErrorKind::kLimit, location(page),
+                "an encrypted page header of " + std::to_string(size) + " bytes exceeds the limit of " +
+                    std::to_string(options_.max_header_bytes));
+  std::span<const uint8_t> module = rest.first(size);
+  // The header's AAD says whether it is the dictionary page's: the first
+  // page may be either, and the metadata says which to try first.
+  const int32_t ordinal = known_ordinal >= 0 ? known_ordinal : data_pages_seen_;
+  const bool first = page.index == 0 && known_ordinal < 0;
+  const bool dictionary_first = first && metadata_->dictionary_page_offset.value_or(0) > 0;
+  std::span<const uint8_t> plain;
+  try {
+    if (dictionary_first) {
+      plain = cipher_.decrypt(ModuleType::kDictionaryPageHeader, module, header_plain_);
+    } else {
+      plain = cipher_.decrypt(ModuleType::kDataPageHeader, module, header_plain_, ordinal);
+      page.data_page_ordinal = ordinal;
+    }
+  } catch (const Error& e) {
+    if (!first) throw e.within(location(page));
+    try {
+      if (dictionary_first) {
+        plain = cipher_.decrypt(ModuleType::kDataPageHeader, module, header_plain_, ordinal);
+        page.data_page_ordinal = ordinal;
+      } else {
+        plain = cipher_.decrypt(ModuleType::kDictionaryPageHeader, module, header_plain_);
+      }
+    } catch (const Error&) {
+      throw e.within(location(page));
+    }
+  }
+  size_t used = 0;
+  try {
+    used = format::decode_thrift(plain.data(), plain.size(), page.header, 0);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::kCorrupt, location(page), "corrupt page header (decrypted): " + e.detail());
+  }
+  // What follows the header inside its module is ignored: parquet-java
+  // 1.14 pads some headers with zeros there.
+  (void)used;
+  page.header_size = static_cast<uint32_t>(size);
+}
+
+std::span<const uint8_t> PageReader::stored_bytes(const PageInfo& page) {
+  if (!cipher_.valid()) return page.payload;
+  const bool dictionary = page.header.type == PageType::DICTIONARY_PAGE;
+  Buffer& plain = page_buffer();
+  try {
+    return cipher_.decrypt(dictionary ? crypto::ModuleType::kDictionaryPage : crypto::ModuleType::kDataPage,
+                           page.payload, plain, dictionary ? -1 : page.data_page_ordinal);
+  } catch (const Error& e) {
+    throw e.within(location(page));
+  }
+}
+
 std::span<const uint8_t> PageReader::decompress(const PageInfo& page, size_t values_at) {
   PageDecompression task;
   std::span<const uint8_t> bytes = prepare_decompression(page, task, values_at);
@@ -209,6 +295,7 @@ std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page,
   task = PageDecompression{};
   page_owner_.reset();
   const format::PageHeader& h = page.header;
+  const std::span<const uint8_t> payload = stored_bytes(page);
   const size_t size = static_cast<size_t>(h.uncompressed_page_size);
   if (size > options_.max_page_bytes)
     throw Error(ErrorKind::kLimit, location(page),
@@ -223,21 +310,21 @@ std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page,
       throw Error(ErrorKind::kCorrupt, location(page), "negative level lengths");
     levels =
         static_cast<size_t>(v2.definition_levels_byte_length) + static_cast<size_t>(v2.repetition_levels_byte_length);
-    if (levels > page.payload.size() || levels > size)
+    if (levels > payload.size() || levels > size)
       throw Error(ErrorKind::kCorrupt, location(page),
                   "level lengths (" + std::to_string(levels) + " bytes) exceed the page");
     compressed = v2.is_compressed.value_or(true);
   }
-  if (uint64_t limit = max_expansion(metadata_->codec, page.payload.size()); size > limit)
+  if (uint64_t limit = max_expansion(metadata_->codec, payload.size()); size > limit)
     throw Error(ErrorKind::kCorrupt, location(page),
-                std::to_string(page.payload.size()) + " stored bytes cannot expand to the " + std::to_string(size) +
+                std::to_string(payload.size()) + " stored bytes cannot expand to the " + std::to_string(size) +
                     " bytes the header claims with " + format::to_string(metadata_->codec));
   if (metadata_->codec == format::CompressionCodec::UNCOMPRESSED || !compressed) {
-    if (page.payload.size() != size)
+    if (payload.size() != size)
       throw Error(ErrorKind::kCorrupt, location(page),
-                  "stored page is " + std::to_string(page.payload.size()) + " bytes, the header says " +
+                  "stored page is " + std::to_string(payload.size()) + " bytes, the header says " +
                       std::to_string(size) + " uncompressed");
-    return page.payload;
+    return payload;
   }
   // The values (v2: after the levels; v1: where the caller expects them)
   // start on a 64-byte boundary, so that views of them are aligned.
@@ -246,8 +333,8 @@ std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page,
   Buffer& buffer = page_buffer();
   buffer.resize(lead + size);
   uint8_t* out = buffer.data() + lead;
-  if (levels != 0) std::memcpy(out, page.payload.data(), levels);
-  std::span<const uint8_t> values = page.payload.subspan(levels);
+  if (levels != 0) std::memcpy(out, payload.data(), levels);
+  std::span<const uint8_t> values = payload.subspan(levels);
   size_t values_size = size - levels;
   // An empty values section (all-null v2 pages) has nothing to decompress,
   // and some codecs reject an empty stream.

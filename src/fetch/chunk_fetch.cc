@@ -39,6 +39,7 @@ ChunkRequest chunk_request(const format::FileMetaData& file, size_t row_group, s
     }
     add(static_cast<uint64_t>(pages[p].offset), static_cast<uint64_t>(pages[p].compressed_page_size));
     out.page_first_rows.push_back({static_cast<uint64_t>(pages[p].offset), pages[p].first_row_index});
+    out.page_ordinals.push_back(static_cast<int32_t>(std::min<size_t>(p, INT32_MAX)));
   }
   if (!out.partial) {  // every page: read it as one range, padding and all
     out = ChunkRequest{};
@@ -57,6 +58,7 @@ std::vector<ChunkBytes> fetch_chunks(io::RandomAccessInput& input, const std::ve
     for (const io::FileRange& range : requests[i].ranges)
       out[i].segments.push_back({range.offset, std::move(bytes[next++])});
     out[i].page_first_rows = requests[i].page_first_rows;
+    out[i].page_ordinals = requests[i].page_ordinals;
     out[i].partial = requests[i].partial;
   }
   return out;

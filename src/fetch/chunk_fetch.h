@@ -19,6 +19,7 @@ namespace parq::fetch {
 struct ChunkRequest {
   std::vector<io::FileRange> ranges;                          // ascending, not touching
   std::vector<std::pair<uint64_t, int64_t>> page_first_rows;  // (offset, first row) of the data pages requested
+  std::vector<int32_t> page_ordinals;                         // their positions among the chunk's data pages
   bool partial = false;
 };
 

@@ -55,7 +55,9 @@ class PrefetchedInput final : public io::RandomAccessInput {
 // still decodes the chunk and evaluates the filter on its rows.
 class FileLookups final : public plan::ChunkLookups {
  public:
-  FileLookups(const FileReader& file, const PageReaderOptions& pages) : file_(file), pages_(pages) {}
+  FileLookups(const FileReader& file, const PageReaderOptions& pages) : file_(file), pages_(pages) {
+    pages_.decryptor = file.footer().decryptor;
+  }
 
   const Array* dictionary(size_t g, size_t column) override {
     auto [it, fresh] = dictionaries_.try_emplace({g, column});
@@ -77,7 +79,7 @@ class FileLookups final : public plan::ChunkLookups {
     if (fresh) {
       try {
         PrefetchedInput input(file_.chunk_input(g, column), blocks_of(g, column));
-        it->second = read_bloom_filter(input, file_.metadata(), g, column);
+        it->second = read_bloom_filter(input, file_.metadata(), g, column, file_.footer().decryptor.get());
       } catch (const Error&) {
       }
     }
@@ -222,7 +224,8 @@ class FileLookups final : public plan::ChunkLookups {
       if (!fresh) continue;
       try {
         const uint64_t size = file_.chunk_input(k.first, k.second).size();
-        it->second = decode_page_index(bytes.span(), offset, file_.metadata(), k.first, k.second, size, file_.name());
+        it->second = decode_page_index(bytes.span(), offset, file_.metadata(), k.first, k.second, size, file_.name(),
+                                       file_.footer().decryptor.get());
       } catch (const Error&) {
       }
     }
@@ -268,6 +271,7 @@ class FileBatchReader final : public BatchSource {
     if (options_.max_batch_bytes < 0)
       throw Error("the batch byte limit must not be negative", ErrorKind::kInvalidArgument);
     start_bytes_ = file.bytes_read();
+    options_.pages.decryptor = file.footer().decryptor;
     if (options_.stats == nullptr) options_.stats = &own_stats_;
     *options_.stats = ReadStats{};
     if (options_.no_columns && !options_.columns.empty())

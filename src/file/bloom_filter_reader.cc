@@ -18,10 +18,54 @@ constexpr uint64_t kMaxHeaderBytes = 4096;
   throw Error(kind, where, "bloom filter: " + what);
 }
 
+// An encrypted filter: its header and its bitset are modules of their own,
+// decrypted back into the plain layout BloomFilter::read takes.
+std::optional<BloomFilter> read_encrypted(io::RandomAccessInput& input, uint64_t offset,
+                                          const crypto::ModuleCipher& cipher, const ErrorLocation& where) {
+  using crypto::ModuleType;
+  const uint64_t room = input.size() - offset;
+  const auto probe = static_cast<size_t>(std::min(room, kMaxHeaderBytes + crypto::kGcmOverhead));
+  io::ByteRange head = io::ByteRange::read(input, offset, probe);
+  Buffer header_plain, bitset_plain;
+  format::BloomFilterHeader header;
+  size_t header_module = 0, header_used = 0;
+  try {
+    header_module = cipher.module_size(ModuleType::kBloomFilterHeader, head.span());
+    std::span<const uint8_t> plain =
+        cipher.decrypt(ModuleType::kBloomFilterHeader, head.span().first(header_module), header_plain);
+    header_used = format::decode_thrift(plain.data(), plain.size(), header, 0);
+  } catch (const Error& e) {
+    throw e.with_context("bloom filter header").within(where);
+  }
+  if (header.num_bytes < 0 || static_cast<uint64_t>(header.num_bytes) > BloomFilter::kMaxBytes)
+    fail(where, "bitset size " + std::to_string(header.num_bytes) + " is outside [0, " +
+                    std::to_string(BloomFilter::kMaxBytes) + "]");
+  const uint64_t bitset_module = static_cast<uint64_t>(header.num_bytes) + crypto::kGcmOverhead;
+  if (header_module + bitset_module > room)
+    fail(where, "the encrypted bitset of " + std::to_string(header.num_bytes) + " bytes at offset " +
+                    std::to_string(offset + header_module) + " runs past the end of the file");
+  io::ByteRange bitset = io::ByteRange::read(input, offset + header_module, static_cast<size_t>(bitset_module));
+  try {
+    cipher.decrypt(ModuleType::kBloomFilterBitset, bitset.span(), bitset_plain);
+  } catch (const Error& e) {
+    throw e.within(where);
+  }
+  // Only the header's own bytes: a writer may pad its module (as
+  // parquet-java pads page headers).
+  std::string plain(reinterpret_cast<const char*>(header_plain.data()), header_used);
+  plain.append(reinterpret_cast<const char*>(bitset_plain.data()), bitset_plain.size());
+  try {
+    return BloomFilter::read({reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, 0);
+  } catch (const Error& e) {
+    if (e.detail().rfind("bloom filter", 0) == 0) throw e.within(where);
+    throw e.with_context("bloom filter").within(where);
+  }
+}
+
 }  // namespace
 
 std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const format::FileMetaData& file,
-                                             size_t row_group, size_t column) {
+                                             size_t row_group, size_t column, const crypto::FileDecryptor* decryptor) {
   if (row_group >= file.row_groups.size())
     throw Error(ErrorKind::kInvalidArgument, {.file = input.name()},
                 "row group " + std::to_string(row_group) + " out of range (the file has " +
@@ -39,7 +83,6 @@ std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const
   }
   const format::ColumnMetaData& md = *chunk.meta_data;
   if (!md.bloom_filter_offset) return std::nullopt;
-  if (chunk.crypto_metadata) fail(where, "the filter is encrypted: a key is needed", ErrorKind::kUnsupported);
 
   const uint64_t file_size = input.size();
   const int64_t signed_offset = *md.bloom_filter_offset;
@@ -47,6 +90,16 @@ std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const
     fail(where,
          "offset " + std::to_string(signed_offset) + " is outside the file (" + std::to_string(file_size) + " bytes)");
   const auto offset = static_cast<uint64_t>(signed_offset);
+  if (chunk.crypto_metadata) {
+    if (decryptor == nullptr) fail(where, "the filter is encrypted, and no keys were given", ErrorKind::kUnsupported);
+    crypto::ModuleCipher cipher;
+    try {
+      cipher = decryptor->column_cipher(file, row_group, column);
+    } catch (const Error& e) {
+      throw e.within(where);
+    }
+    return read_encrypted(input, offset, cipher, where);
+  }
   const uint64_t room = file_size - offset;
 
   uint64_t length = 0;
@@ -91,7 +144,8 @@ std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const
 }
 
 std::optional<BloomFilter> read_bloom_filter(const FileReader& file, size_t row_group, size_t column) {
-  return read_bloom_filter(file.chunk_input(row_group, column), file.metadata(), row_group, column);
+  return read_bloom_filter(file.chunk_input(row_group, column), file.metadata(), row_group, column,
+                           file.footer().decryptor.get());
 }
 
 }  // namespace parq

@@ -185,8 +185,10 @@ std::optional<Array> read_dictionary(io::RandomAccessInput& input, const format:
 
 std::optional<Array> read_dictionary(const FileReader& file, size_t row_group, size_t column,
                                      const PageReaderOptions& options) {
+  PageReaderOptions with_keys = options;
+  if (!with_keys.decryptor) with_keys.decryptor = file.footer().decryptor;
   return read_dictionary(file.chunk_input(row_group, column), file.metadata(), file.schema().column(column), row_group,
-                         options);
+                         with_keys);
 }
 
 }  // namespace parq

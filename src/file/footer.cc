@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "parq/column/page_reader.h"
 #include "parq/error.h"
 #include "parq/format/metadata_codec.h"
 
@@ -39,6 +40,103 @@ void check_leading_magic(io::RandomAccessInput& input) {
                 "not a Parquet file: missing PAR1 magic at the start (found \"" + printable(head, kMagicSize) + "\")");
 }
 
+// The footer of a PARE file: FileCryptoMetaData, then the FileMetaData as
+// an encrypted module.
+void decode_encrypted_footer(const uint8_t* start, uint32_t length, const FooterOptions& options,
+                             const std::string& name, Footer& footer) {
+  if (options.decryption.empty())
+    throw Error(ErrorKind::kUnsupported, {.file = name},
+                "encrypted file: its footer is encrypted (PARE magic), and no keys were given");
+  format::FileCryptoMetaData crypto;
+  size_t used = 0;
+  try {
+    used = format::decode_thrift(start, length, crypto, footer.metadata_offset, options.limits);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::kCorrupt, {.file = name}, "corrupt file crypto metadata: " + e.detail());
+  }
+  try {
+    footer.decryptor =
+        std::make_shared<crypto::FileDecryptor>(crypto.encryption_algorithm, crypto.key_metadata, options.decryption);
+  } catch (const Error& e) {
+    throw e.within({.file = name});
+  }
+  std::string why;
+  std::optional<crypto::ModuleCipher> cipher = footer.decryptor->footer_cipher(&why);
+  if (!cipher)
+    throw Error(ErrorKind::kUnsupported, {.file = name}, "the encrypted footer needs the footer key: " + why);
+  Buffer plain;
+  try {
+    cipher->decrypt(crypto::ModuleType::kFooter, {start + used, length - used}, plain);
+  } catch (const Error& e) {
+    throw e.within({.file = name, .offset = static_cast<int64_t>(footer.metadata_offset + used)});
+  }
+  try {
+    format::decode_thrift(plain.data(), plain.size(), footer.metadata, 0, options.limits);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::kCorrupt, {.file = name}, "corrupt footer (decrypted): " + e.detail());
+  }
+  footer.encrypted_footer = true;
+}
+
+// A plaintext footer of an encrypted file: its signature is checked when
+// keys were given.
+void check_signed_footer(const uint8_t* start, size_t used, uint32_t length, const FooterOptions& options,
+                         const std::string& name, Footer& footer) {
+  if (used + crypto::kSignatureSize != length)
+    throw Error(ErrorKind::kCorrupt, {.file = name},
+                "corrupt footer: an encrypted file's plaintext footer of " + std::to_string(used) +
+                    " bytes must be followed by its 28-byte signature, and " + std::to_string(length - used) +
+                    " bytes are");
+  if (options.decryption.empty()) return;
+  const format::FileMetaData& md = footer.metadata;
+  try {
+    footer.decryptor = std::make_shared<crypto::FileDecryptor>(*md.encryption_algorithm, md.footer_signing_key_metadata,
+                                                               options.decryption);
+  } catch (const Error& e) {
+    throw e.within({.file = name});
+  }
+  if (!options.decryption.verify_footer_signature) return;
+  std::string why;
+  std::optional<crypto::ModuleCipher> cipher = footer.decryptor->footer_cipher(&why);
+  if (!cipher)
+    throw Error(ErrorKind::kUnsupported, {.file = name},
+                "the plaintext footer's signature needs the footer key to be checked: " + why);
+  if (!cipher->verify_footer({start, used}, {start + used, crypto::kSignatureSize}))
+    throw Error(ErrorKind::kCorrupt, {.file = name},
+                "the plaintext footer's signature does not verify: the footer was altered, or the footer key or "
+                "AAD prefix is wrong");
+  footer.signature_verified = true;
+}
+
+// Replaces the stripped (or absent) metadata of every encrypted column
+// whose key is known by the decrypted one. A column without its key keeps
+// what the footer has: it fails when a read selects it.
+void decrypt_column_metadata(const FooterOptions& options, const std::string& name, Footer& footer) {
+  format::FileMetaData& md = footer.metadata;
+  for (size_t g = 0; g < md.row_groups.size(); ++g)
+    for (size_t c = 0; c < md.row_groups[g].columns.size(); ++c) {
+      format::ColumnChunk& chunk = md.row_groups[g].columns[c];
+      if (!chunk.crypto_metadata || !chunk.encrypted_column_metadata) continue;
+      std::optional<crypto::ModuleCipher> cipher = footer.decryptor->find_column_cipher(md, g, c);
+      if (!cipher) continue;
+      const std::string& module = *chunk.encrypted_column_metadata;
+      format::ColumnMetaData decrypted;
+      try {
+        Buffer plain;
+        cipher->decrypt(crypto::ModuleType::kColumnMetaData,
+                        {reinterpret_cast<const uint8_t*>(module.data()), module.size()}, plain);
+        try {
+          format::decode_thrift(plain.data(), plain.size(), decrypted, 0, options.limits);
+        } catch (const Error& e) {
+          throw Error(ErrorKind::kCorrupt, {}, "corrupt column metadata (decrypted): " + e.detail());
+        }
+      } catch (const Error& e) {
+        throw e.within(chunk_location(name, md, g, c));
+      }
+      chunk.meta_data = std::move(decrypted);
+    }
+}
+
 }  // namespace
 
 Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
@@ -58,10 +156,8 @@ Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
   io::ByteRange tail = io::ByteRange::read(input, size - tail_size, tail_size);
   if (!resident && tail_size == size) check_leading_magic(input);
   const uint8_t* end = tail.data() + tail_size;
-  if (has_magic(end - kMagicSize, kEncryptedMagic))
-    throw Error(ErrorKind::kUnsupported, {.file = input.name()},
-                "encrypted file: a key is needed (the footer is encrypted, PARE magic)");
-  if (!has_magic(end - kMagicSize, kMagic))
+  const bool encrypted_footer = has_magic(end - kMagicSize, kEncryptedMagic);
+  if (!encrypted_footer && !has_magic(end - kMagicSize, kMagic))
     throw Error(ErrorKind::kCorrupt, {.file = input.name(), .offset = static_cast<int64_t>(size - kMagicSize)},
                 "not a Parquet file: missing PAR1 magic at the end (found \"" +
                     printable(end - kMagicSize, kMagicSize) + "\")");
@@ -88,11 +184,18 @@ Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
     bytes = io::ByteRange::read(input, footer.metadata_offset, length);
     start = bytes.data();
   }
-  try {
-    format::decode_thrift(start, length, footer.metadata, footer.metadata_offset, options.limits);
-  } catch (const Error& e) {
-    throw Error(ErrorKind::kCorrupt, {.file = input.name()}, "corrupt footer: " + e.detail());
+  if (encrypted_footer) {
+    decode_encrypted_footer(start, length, options, input.name(), footer);
+  } else {
+    size_t used = 0;
+    try {
+      used = format::decode_thrift(start, length, footer.metadata, footer.metadata_offset, options.limits);
+    } catch (const Error& e) {
+      throw Error(ErrorKind::kCorrupt, {.file = input.name()}, "corrupt footer: " + e.detail());
+    }
+    if (footer.metadata.encryption_algorithm) check_signed_footer(start, used, length, options, input.name(), footer);
   }
+  if (footer.decryptor) decrypt_column_metadata(options, input.name(), footer);
   return footer;
 }
 

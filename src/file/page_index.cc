@@ -130,9 +130,21 @@ std::span<const uint8_t> part_of(std::span<const uint8_t> bytes, uint64_t bytes_
   return bytes.subspan(static_cast<size_t>(range.offset - bytes_offset), static_cast<size_t>(range.length));
 }
 
+// An encrypted column's index is a module of its own (`type`), decrypted
+// with the chunk's cipher before it decodes.
 template <class T>
-T decode_index(std::span<const uint8_t> bytes, uint64_t file_offset, const char* what, const ErrorLocation& where) {
+T decode_index(std::span<const uint8_t> bytes, uint64_t file_offset, const char* what, const ErrorLocation& where,
+               const crypto::ModuleCipher& cipher, crypto::ModuleType type) {
   T index;
+  Buffer plain;
+  if (cipher.valid()) {
+    try {
+      bytes = cipher.decrypt(type, bytes, plain);
+    } catch (const Error& e) {
+      throw e.within(where);
+    }
+    file_offset = 0;
+  }
   try {
     format::decode_thrift(bytes.data(), bytes.size(), index, file_offset);
   } catch (const Error& e) {
@@ -145,10 +157,21 @@ T decode_index(std::span<const uint8_t> bytes, uint64_t file_offset, const char*
 // returns for each range.
 template <class Fetch>
 std::optional<PageIndex> decode_chunk_indexes(const FileMetaData& file, size_t row_group, size_t column,
-                                              uint64_t file_size, std::string_view where, Fetch&& fetch) {
+                                              uint64_t file_size, std::string_view where,
+                                              const crypto::FileDecryptor* decryptor, Fetch&& fetch) {
   const PageIndexRanges ranges = page_index_ranges(file, row_group, column, file_size, where);
   if (!ranges.column_index && !ranges.offset_index) return std::nullopt;
   const ErrorLocation at = chunk_location(std::string(where), file, row_group, column);
+  crypto::ModuleCipher cipher;
+  if (file.row_groups[row_group].columns[column].crypto_metadata) {
+    if (decryptor == nullptr)
+      throw Error(ErrorKind::kUnsupported, at, "the page index is encrypted, and no keys were given");
+    try {
+      cipher = decryptor->column_cipher(file, row_group, column);
+    } catch (const Error& e) {
+      throw e.within(at);
+    }
+  }
   const format::RowGroup& rg = file.row_groups[row_group];
   if (rg.num_rows < 0) throw Error(ErrorKind::kCorrupt, at, "negative row count " + std::to_string(rg.num_rows));
   ChunkRange chunk;
@@ -161,12 +184,14 @@ std::optional<PageIndex> decode_chunk_indexes(const FileMetaData& file, size_t r
   index.row_group_rows = rg.num_rows;
   if (ranges.column_index) {
     const FileRange r = *ranges.column_index;
-    index.column_index = decode_index<ColumnIndex>(fetch(r, "column index", at), r.offset, "column index", at);
+    index.column_index = decode_index<ColumnIndex>(fetch(r, "column index", at), r.offset, "column index", at, cipher,
+                                                   crypto::ModuleType::kColumnIndex);
     check_column_index(*index.column_index, *rg.columns[column].meta_data, at);
   }
   if (ranges.offset_index) {
     const FileRange r = *ranges.offset_index;
-    index.offset_index = decode_index<OffsetIndex>(fetch(r, "offset index", at), r.offset, "offset index", at);
+    index.offset_index = decode_index<OffsetIndex>(fetch(r, "offset index", at), r.offset, "offset index", at, cipher,
+                                                   crypto::ModuleType::kOffsetIndex);
     check_offset_index(*index.offset_index, chunk, rg.num_rows, at);
   }
   if (index.column_index && index.offset_index &&
@@ -188,8 +213,6 @@ PageIndexRanges page_index_ranges(const FileMetaData& file, size_t row_group, si
       index_range(chunk.column_index_offset, chunk.column_index_length, file_size, "column index", at);
   ranges.offset_index =
       index_range(chunk.offset_index_offset, chunk.offset_index_length, file_size, "offset index", at);
-  if ((ranges.column_index || ranges.offset_index) && chunk.crypto_metadata)
-    throw Error(ErrorKind::kUnsupported, at, "the page index is encrypted: a key is needed");
   return ranges;
 }
 
@@ -241,8 +264,9 @@ RowRange PageIndex::page_rows(size_t page) const {
 
 std::optional<PageIndex> decode_page_index(std::span<const uint8_t> bytes, uint64_t bytes_offset,
                                            const FileMetaData& file, size_t row_group, size_t column,
-                                           uint64_t file_size, std::string_view where) {
-  return decode_chunk_indexes(file, row_group, column, file_size, where,
+                                           uint64_t file_size, std::string_view where,
+                                           const crypto::FileDecryptor* decryptor) {
+  return decode_chunk_indexes(file, row_group, column, file_size, where, decryptor,
                               [&](FileRange r, const char* what, const ErrorLocation& at) {
                                 return part_of(bytes, bytes_offset, r, what, at);
                               });
@@ -254,7 +278,7 @@ std::optional<PageIndex> read_page_index(const FileReader& file, size_t row_grou
   io::RandomAccessInput& input = file.chunk_input(row_group, column);
   io::ByteRange held;
   return decode_chunk_indexes(file.metadata(), row_group, column, input.size(), file.name(),
-                              [&](FileRange r, const char*, const ErrorLocation&) {
+                              file.footer().decryptor.get(), [&](FileRange r, const char*, const ErrorLocation&) {
                                 held = io::ByteRange::read(input, r.offset, static_cast<size_t>(r.length));
                                 return held.span();
                               });

@@ -54,6 +54,10 @@ std::optional<SynthesizedPageIndex> index_from_page_headers(const ChunkBytes& ch
                                                             const ColumnDescriptor& column) {
   // Without every data page, the pages left out would go unaccounted.
   if (chunk.partial) return std::nullopt;
+  // An encrypted column's headers would be decrypted for this; its own
+  // page index (decrypted) serves instead.
+  if (file.row_groups.at(row_group).columns.at(static_cast<size_t>(column.column_index)).crypto_metadata)
+    return std::nullopt;
   const int64_t num_rows = file.row_groups.at(row_group).num_rows;
   if (num_rows <= 0) return std::nullopt;
 

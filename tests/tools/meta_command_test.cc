@@ -57,7 +57,7 @@ TEST(MetaCommand, EveryCorpusDataFileMatchesItsGoldenRowCount) {
       if (has_encrypted_footer(path)) {
         ++encrypted;
         EXPECT_EQ(r.exit_code, 4) << rel;
-        EXPECT_THAT(r.err, HasSubstr("encrypted file: a key is needed")) << rel;
+        EXPECT_THAT(r.err, HasSubstr("encrypted file: its footer is encrypted")) << rel;
         continue;
       }
       ASSERT_EQ(r.exit_code, 0) << rel << ": " << r.err;
@@ -172,7 +172,7 @@ TEST(ToolUsage, ErrorsAreOneLineAndNonZero) {
       // this build cannot do, 1 for a corrupt file.
       {{"meta", "/nonexistent.parquet"}, 3, "/nonexistent.parquet: cannot open"},
       {{"schema", "/nonexistent.parquet"}, 3, "/nonexistent.parquet: cannot open"},
-      {{"schema", (corpus_dir() / "data" / "uniform_encryption.parquet.encrypted").string()}, 4, "a key is needed"},
+      {{"schema", (corpus_dir() / "data" / "uniform_encryption.parquet.encrypted").string()}, 4, "no keys were given"},
       {{"schema", (corpus_dir() / "bad_data" / "PARQUET-1481.parquet").string()}, 1, "PARQUET-1481.parquet"},
   };
   for (const auto& c : cases) {

@@ -9,6 +9,7 @@
 #include "chunk_args.h"
 #include "command.h"
 #include "dataset_args.h"
+#include "key_args.h"
 #include "list_options.h"
 #include "parq/column/bloom_filter.h"
 #include "parq/error.h"
@@ -22,7 +23,7 @@ namespace {
 // One file's chunks of the column (a line naming the file first when there
 // are `several`).
 void file_bloom(const std::string& path, const Args& args, const std::vector<std::string>& values, bool several) {
-  auto reader = FileReader::open(path);
+  auto reader = FileReader::open(path, reader_options(args, path));
   const auto& md = reader->metadata();
   const ChunkChoice choice = choose_chunks(*reader, path, args);
   const size_t c = *choice.column;
@@ -60,7 +61,7 @@ void file_bloom(const std::string& path, const Args& args, const std::vector<std
 }
 
 int run_bloom(const std::vector<std::string>& argv) {
-  Args args(argv, {{"column", true}, {"value", true}, {"row-group", true}});
+  Args args(argv, with_key_options({{"column", true}, {"value", true}, {"row-group", true}}));
   const std::vector<std::string> files = expect_files(args);
   if (!args.value("column")) throw UsageError("--column is required");
   const std::vector<std::string> values = args.all("value");
@@ -88,7 +89,8 @@ const Command kBloomCommand = {
     "\n"
     "  --column C      the column (dotted path, e.g. a.b); required\n"
     "  --value V       a value to look up; repeatable, at least one\n"
-    "  --row-group N   only row group N (from 0)\n",
+    "  --row-group N   only row group N (from 0)\n"
+    "\n" PARQ_KEY_HELP,
     run_bloom,
 };
 

@@ -6,6 +6,7 @@
 #include "args.h"
 #include "command.h"
 #include "dataset_args.h"
+#include "key_args.h"
 #include "list_options.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
@@ -49,20 +50,20 @@ filter::ExpressionPtr parse_where(const std::string& text) {
 namespace {}  // namespace
 
 int print_rows(const std::vector<std::string>& argv, Format default_format, int64_t default_limit) {
-  Args args(argv, with_dataset_options({{"format", true},
-                                        {"columns", true},
-                                        {"limit", true},
-                                        {"row-groups", true},
-                                        {"batch-rows", true},
-                                        {"where", true},
-                                        {"offset", true},
-                                        {"explain", false},
-                                        {"threads", true},
-                                        {"memory-limit", true},
-                                        {"no-verify-crc", false},
-                                        {"file-name-column", true},
-                                        {"row-index-column", true},
-                                        {"variant", true}}));
+  Args args(argv, with_key_options(with_dataset_options({{"format", true},
+                                                         {"columns", true},
+                                                         {"limit", true},
+                                                         {"row-groups", true},
+                                                         {"batch-rows", true},
+                                                         {"where", true},
+                                                         {"offset", true},
+                                                         {"explain", false},
+                                                         {"threads", true},
+                                                         {"memory-limit", true},
+                                                         {"no-verify-crc", false},
+                                                         {"file-name-column", true},
+                                                         {"row-index-column", true},
+                                                         {"variant", true}})));
   const std::vector<std::string>& locations = expect_locations(args);
   Format format = args.value("format") ? parse_format(*args.value("format")) : default_format;
   const text::RowTextOptions text_options{.variants_as_json = variants_as_json(args, format)};
@@ -87,7 +88,7 @@ int print_rows(const std::vector<std::string>& argv, Format default_format, int6
   std::unique_ptr<FileReader> file;
   std::unique_ptr<BatchSource> source;
   if (is_single_file(locations) && !args.value("file-name-column")) {
-    file = FileReader::open(locations[0]);
+    file = FileReader::open(locations[0], reader_options(args, locations[0]));
     source = read_batches(*file, options);
   } else {
     if (!options.row_groups.empty()) throw UsageError("--row-groups names row groups of one file, not of a dataset");
@@ -189,7 +190,7 @@ const Command kCatCommand = {
     "  --variant=json     VARIANT columns as their values' JSON text, shredded\n"
     "                     ones rebuilt (the default in tables); =parts: as the\n"
     "                     struct of their binary parts (the default otherwise)\n"
-    "\n" PARQ_DATASET_HELP,
+    "\n" PARQ_DATASET_HELP "\n" PARQ_KEY_HELP,
     run_cat,
 };
 

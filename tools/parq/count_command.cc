@@ -7,6 +7,7 @@
 #include "args.h"
 #include "command.h"
 #include "dataset_args.h"
+#include "key_args.h"
 #include "list_options.h"
 #include "parq/file/batch_reader.h"
 #include "print_rows.h"
@@ -15,8 +16,8 @@ namespace parq::tool {
 namespace {
 
 int run_count(const std::vector<std::string>& argv) {
-  Args args(argv,
-            with_dataset_options({{"where", true}, {"row-groups", true}, {"threads", true}, {"no-verify-crc", false}}));
+  Args args(argv, with_key_options(with_dataset_options(
+                      {{"where", true}, {"row-groups", true}, {"threads", true}, {"no-verify-crc", false}})));
   const std::vector<std::string>& locations = expect_locations(args);
   ReadOptions options;
   if (auto v = args.value("row-groups")) options.row_groups = parse_indexes("row-groups", *v);
@@ -31,7 +32,7 @@ int run_count(const std::vector<std::string>& argv) {
     std::printf("%lld\n", static_cast<long long>(rows));
     return 0;
   }
-  auto file = FileReader::open(locations[0]);
+  auto file = FileReader::open(locations[0], reader_options(args, locations[0]));
   if (!options.filter) {
     for (const RowGroupPlan& g : plan_read(*file, options).row_groups) rows += g.num_rows;
   } else {
@@ -55,7 +56,7 @@ const Command kCountCommand = {
     "Prints the number of rows alone on its line. Without --where it comes from the\n"
     "footer; with it, only the filter's columns are decoded (see 'parq cat --help'\n"
     "for the syntax), and row groups whose statistics rule the filter out are not read.\n"
-    "\n" PARQ_DATASET_HELP,
+    "\n" PARQ_DATASET_HELP "\n" PARQ_KEY_HELP,
     run_count,
 };
 

@@ -1,6 +1,7 @@
 // The reading commands' many-file locations; see dataset_args.h.
 #include "dataset_args.h"
 
+#include "key_args.h"
 #include "parq/schema/schema_text.h"
 
 namespace parq::tool {
@@ -29,6 +30,7 @@ std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& loca
   }
   options.threads = threads;
   options.filter = std::move(filter);
+  options.reader.footer.decryption = decryption_options(args, "");
   return Dataset::open(locations, options);
 }
 

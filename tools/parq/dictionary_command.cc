@@ -9,6 +9,7 @@
 #include "chunk_args.h"
 #include "command.h"
 #include "dataset_args.h"
+#include "key_args.h"
 #include "list_options.h"
 #include "parq/error.h"
 #include "parq/file/dictionary_reader.h"
@@ -39,7 +40,7 @@ std::string_view plain_entry(const Array& dict, int64_t i, char& boolean) {
 // One file's dictionaries of the column (a line naming the file first when
 // there are `several`).
 void file_dictionary(const std::string& path, const Args& args, std::optional<int64_t> limit, bool several) {
-  auto reader = FileReader::open(path);
+  auto reader = FileReader::open(path, reader_options(args, path));
   const auto& md = reader->metadata();
   const ChunkChoice choice = choose_chunks(*reader, path, args);
   const size_t c = *choice.column;
@@ -80,7 +81,7 @@ void file_dictionary(const std::string& path, const Args& args, std::optional<in
 }
 
 int run_dictionary(const std::vector<std::string>& argv) {
-  Args args(argv, {{"column", true}, {"row-group", true}, {"limit", true}});
+  Args args(argv, with_key_options({{"column", true}, {"row-group", true}, {"limit", true}}));
   const std::vector<std::string> files = expect_files(args);
   if (!args.value("column")) throw UsageError("--column is required");
   std::optional<int64_t> limit;
@@ -105,7 +106,8 @@ const Command kDictionaryCommand = {
     "\n"
     "  --column C      the column (dotted path, e.g. a.b); required\n"
     "  --row-group N   only row group N (from 0)\n"
-    "  --limit N       at most N values per chunk\n",
+    "  --limit N       at most N values per chunk\n"
+    "\n" PARQ_KEY_HELP,
     run_dictionary,
 };
 

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "dataset_args.h"
 #include "json_writer.h"
+#include "key_args.h"
 #include "list_options.h"
 #include "parq/error.h"
 #include "parq/file/file_reader.h"
@@ -101,7 +102,7 @@ void json_chunk(JsonWriter& w, const ColumnDescriptor& column, const std::option
 // One file's chunks, into `w` (JSON) or `out`; with `several` files, each
 // chunk names its file (a line before the file's in text).
 void file_index(const std::string& path, const Args& args, bool json, bool several, JsonWriter& w, std::string& out) {
-  auto reader = FileReader::open(path);
+  auto reader = FileReader::open(path, reader_options(args, path));
   const auto& md = reader->metadata();
   const Schema& schema = reader->schema();
   const ChunkChoice choice = choose_chunks(*reader, path, args);
@@ -132,7 +133,7 @@ void file_index(const std::string& path, const Args& args, bool json, bool sever
 }
 
 int run_index(const std::vector<std::string>& argv) {
-  Args args(argv, {{"column", true}, {"row-group", true}, {"json", false}});
+  Args args(argv, with_key_options({{"column", true}, {"row-group", true}, {"json", false}}));
   const std::vector<std::string> files = expect_files(args);
   const bool json = args.flag("json");
   std::string out;
@@ -164,7 +165,8 @@ const Command kIndexCommand = {
     "  --column C      only this column (dotted path, e.g. a.b)\n"
     "  --row-group N   only row group N (from 0)\n"
     "  --json          one JSON array of column chunks, each with page_index\n"
-    "                  (null when absent) holding its pages\n",
+    "                  (null when absent) holding its pages\n"
+    "\n" PARQ_KEY_HELP,
     run_index,
 };
 

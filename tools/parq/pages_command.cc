@@ -9,6 +9,7 @@
 #include "command.h"
 #include "dataset_args.h"
 #include "json_writer.h"
+#include "key_args.h"
 #include "parq/column/page_reader.h"
 #include "parq/error.h"
 #include "parq/file/file_reader.h"
@@ -107,12 +108,13 @@ void json_page(JsonWriter& w, const ColumnDescriptor& column, const PageInfo& p)
 
 // One file's chunks and pages, into `w` (JSON) or `out`; with `several`
 // files, each chunk names its file (a line before the file's in text).
-void file_pages(const std::string& path, bool json, bool several, JsonWriter& w, std::string& out) {
-  auto reader = FileReader::open(path);
+void file_pages(const std::string& path, const Args& args, bool json, bool several, JsonWriter& w, std::string& out) {
+  auto reader = FileReader::open(path, reader_options(args, path));
   const auto& md = reader->metadata();
   PageReaderOptions options;
   options.verify_crc = false;  // report, do not fail
   options.report_crc = true;
+  options.decryptor = reader->footer().decryptor;
   if (several && !json) out += "file: " + path + "\n";
   for (size_t g = 0; g < md.row_groups.size(); ++g) {
     for (size_t c = 0; c < reader->schema().num_columns(); ++c) {
@@ -137,13 +139,13 @@ void file_pages(const std::string& path, bool json, bool several, JsonWriter& w,
 }
 
 int run_pages(const std::vector<std::string>& argv) {
-  Args args(argv, {{"json", false}});
+  Args args(argv, with_key_options({{"json", false}}));
   const std::vector<std::string> files = expect_files(args);
   const bool json = args.flag("json");
   std::string out;
   JsonWriter w(out);
   if (json) w.begin_array();
-  for (const std::string& path : files) file_pages(path, json, files.size() > 1, w, out);
+  for (const std::string& path : files) file_pages(path, args, json, files.size() > 1, w, out);
   if (json) w.end_array();
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
@@ -163,7 +165,8 @@ const Command kPagesCommand = {
     "FILE... is files, folders, globs or URLs, one after another.\n"
     "\n"
     "  --json   one JSON array of column chunks, each with its pages (and its\n"
-    "           file, when there are several)\n",
+    "           file, when there are several)\n"
+    "\n" PARQ_KEY_HELP,
     run_pages,
 };
 

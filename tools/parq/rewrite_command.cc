@@ -44,7 +44,8 @@ int run_rewrite(const std::vector<std::string>& argv) {
   if (!args.value("float-order") && in->metadata().column_orders) {
     const auto& orders = *in->metadata().column_orders;
     for (size_t c = 0; c < orders.size() && c < in->schema().num_columns(); ++c)
-      if (orders[c].IEEE_754_TOTAL_ORDER) options.columns[in->schema().column(c).dotted_path()].float_total_order = true;
+      if (orders[c].IEEE_754_TOTAL_ORDER)
+        options.columns[in->schema().column(c).dotted_path()].float_total_order = true;
   }
   BatchSink sink(paths[1], in->schema(), options, args);
   auto source = read_batches(*in, read);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "parq/compression/codec.h"
+#include "parq/crypto/file_crypto.h"
 #include "parq/error.h"
 #include "parq/format/metadata.h"
 #include "parq/io/input.h"
@@ -42,6 +43,10 @@ struct PageReaderOptions {
   // Compute the CRC to report it (PageInfo::crc) without failing on a
   // mismatch; with neither, a page's CRC is not computed (kUnchecked).
   bool report_crc = false;
+  // An encrypted file's keys (Footer::decryptor): page headers and pages of
+  // encrypted columns are decrypted with them. Without, such a column's
+  // reader throws (kUnsupported) naming it.
+  std::shared_ptr<const crypto::FileDecryptor> decryptor;
 };
 
 // Where a chunk's pages are, with the workarounds for old writers: a
@@ -74,6 +79,9 @@ struct ChunkBytes {
   // The first row of each data page, by the page's file offset (sorted),
   // when the offset index gave them.
   std::vector<std::pair<uint64_t, int64_t>> page_first_rows;
+  // Their positions among the chunk's data pages (parallel to
+  // page_first_rows), which encrypted pages' AADs hold.
+  std::vector<int32_t> page_ordinals;
   bool partial = false;  // data pages were left out
 };
 
@@ -88,10 +96,11 @@ struct PageInfo {
   format::PageHeader header;
   uint64_t header_offset = 0;  // file offset of the page header
   uint32_t header_size = 0;
-  std::span<const uint8_t> payload;  // as stored (compressed)
+  std::span<const uint8_t> payload;  // as stored (compressed; encrypted in an encrypted column)
   CrcStatus crc = CrcStatus::kAbsent;
-  size_t index = 0;        // position among the pages read, from 0
-  int64_t first_row = -1;  // in the row group, for data pages the offset index places; else -1
+  int32_t data_page_ordinal = -1;  // among the chunk's data pages, for decryption
+  size_t index = 0;                // position among the pages read, from 0
+  int64_t first_row = -1;          // in the row group, for data pages the offset index places; else -1
 };
 
 class PageReader;
@@ -163,6 +172,10 @@ class PageReader {
 
  private:
   bool values_complete() const;
+  // An encrypted page header at pos_ decoded into `page` (sets header_size).
+  void decrypt_header(PageInfo& page, const io::ByteRange& bytes, int32_t known_ordinal);
+  // The page's stored bytes, decrypted when the column is encrypted.
+  std::span<const uint8_t> stored_bytes(const PageInfo& page);
 
   void init(const std::string& input_name, const format::FileMetaData& file, size_t row_group, size_t column,
             const std::string& column_name);
@@ -172,6 +185,9 @@ class PageReader {
   size_t pos_ = 0;      // in it
   size_t next_index_ = 0;
   int64_t values_seen_ = 0;
+  int32_t data_pages_seen_ = 0;
+  crypto::ModuleCipher cipher_;  // valid for an encrypted column
+  Buffer header_plain_;
   const format::ColumnMetaData* metadata_ = nullptr;
   Buffer& page_buffer();
 

@@ -23,10 +23,11 @@ namespace parq {
 // The filter of chunk (row_group, column), or nullopt when it has none.
 // Throws parq::Error naming the input, column and row group for a filter
 // outside the file, one that does not decode or is not the split-block
-// xxHash kind the spec defines, an encrypted one, and row group or column
-// indexes out of range.
+// xxHash kind the spec defines, an encrypted one without `decryptor` (or
+// whose key it lacks), and row group or column indexes out of range.
 std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const format::FileMetaData& file,
-                                             size_t row_group, size_t column);
+                                             size_t row_group, size_t column,
+                                             const crypto::FileDecryptor* decryptor = nullptr);
 std::optional<BloomFilter> read_bloom_filter(const FileReader& file, size_t row_group, size_t column);
 
 }  // namespace parq

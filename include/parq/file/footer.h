@@ -3,14 +3,19 @@
 //
 //   PAR1 | column chunks ... | FileMetaData | u32 length | PAR1
 //
-// A file whose footer is encrypted ends in `PARE` instead, and its footer
-// cannot be read without a key; plaintext-footer encrypted files end in PAR1
-// and open normally (their encrypted columns carry crypto metadata).
+// A file whose footer is encrypted (Encryption.md) starts and ends in `PARE`
+// instead, and its footer is the FileCryptoMetaData followed by the
+// encrypted FileMetaData. An encrypted file with a plaintext footer ends in
+// PAR1 and its FileMetaData is followed by a 28-byte signature; readers
+// without keys open it to read its plaintext columns.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "parq/crypto/encryption.h"
+#include "parq/crypto/file_crypto.h"
 #include "parq/crypto/module_cipher.h"
 #include "parq/format/metadata.h"
 #include "parq/io/input.h"
@@ -32,17 +37,28 @@ struct FooterOptions {
   // How many trailing bytes to fetch in the first read, so that most footers
   // need a single I/O.
   uint64_t speculative_read_bytes = 64 * 1024;
+  // Keys for an encrypted file; empty for a file that is not, or to read
+  // only the plaintext columns of one with a plaintext footer.
+  crypto::DecryptionOptions decryption;
 };
 
 struct Footer {
   format::FileMetaData metadata;
   uint64_t metadata_offset = 0;  // where the Thrift bytes start
   uint32_t metadata_length = 0;
+  // An encrypted file's keys, when keys were given: the column readers, the
+  // page index and bloom filter readers decrypt with it. The metadata of
+  // every column whose key is known is decrypted into `meta_data` already.
+  std::shared_ptr<const crypto::FileDecryptor> decryptor;
+  bool encrypted_footer = false;    // PARE
+  bool signature_verified = false;  // a plaintext footer's, checked with the footer key
 };
 
 // Validates the envelope and decodes the footer. Throws parq::Error naming
 // the input and what is wrong: too small, a missing magic, a length that
-// reaches past the file start, an encrypted footer, malformed Thrift.
+// reaches past the file start, malformed Thrift; for an encrypted file, a
+// missing or wrong key, a missing AAD prefix, a footer that does not
+// authenticate or whose signature does not verify.
 Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options = {});
 
 // Appends FileMetaData, its length and the trailing magic to `out`.

@@ -82,10 +82,13 @@ struct PageIndex {
 // page_index_ranges; a row group's range from row_group_page_index_range
 // will do). nullopt when the chunk has no index. Throws parq::Error naming
 // `where`, column and row group when an index is not inside `bytes`, does
-// not decode, or fails validation.
+// not decode, or fails validation. An encrypted chunk's indexes are
+// decrypted with `decryptor` (Footer::decryptor); without it they throw
+// (kUnsupported).
 std::optional<PageIndex> decode_page_index(std::span<const uint8_t> bytes, uint64_t bytes_offset,
                                            const format::FileMetaData& file, size_t row_group, size_t column,
-                                           uint64_t file_size, std::string_view where = "<file>");
+                                           uint64_t file_size, std::string_view where = "<file>",
+                                           const crypto::FileDecryptor* decryptor = nullptr);
 
 // Reads the chunk's index ranges through file.input() and decodes them.
 std::optional<PageIndex> read_page_index(const FileReader& file, size_t row_group, size_t column);
