@@ -14,11 +14,17 @@
 #include "parq/crypto/file_crypto.h"
 #include "parq/dataset/dataset_writer.h"
 #include "parq/error.h"
+#include "parq/file/batch_reader.h"
+#include "parq/file/bloom_filter_reader.h"
+#include "parq/file/file_reader.h"
 #include "parq/file/file_writer.h"
 #include "parq/file/footer.h"
+#include "parq/file/page_index.h"
+#include "parq/filter/expression.h"
 #include "parq/format/metadata_codec.h"
 #include "parq/io/input.h"
 #include "parq/schema/schema_text.h"
+#include "parq/text/row_text.h"
 #include "test_paths.h"
 
 namespace parq {
@@ -444,6 +450,119 @@ TEST(EncryptedWrite, EveryFileOfADatasetHasItsOwnAad) {
   DatasetWriteOptions summary = options;
   summary.write_summary = true;
   EXPECT_THROW(DatasetWriter::open(dir / "other", schema, summary), Error);
+}
+
+// ---- read back through FileReader ----
+
+ReaderOptions with(crypto::DecryptionOptions keys) {
+  ReaderOptions options;
+  options.footer.decryption = std::move(keys);
+  return options;
+}
+
+std::string rows_of(const FileReader& file, ReadOptions options = {}) {
+  auto source = read_batches(file, options);
+  RecordBatch batch;
+  std::string out;
+  while (source->next(batch)) text::RowJsonWriter(batch).append_rows(out, 0, batch.num_rows);
+  return out;
+}
+
+std::string expected_rows(int n) {
+  const RecordBatch batch = testing::batch_from_json(parse_schema_text(kSchema), rows(n));
+  std::string out;
+  text::RowJsonWriter(batch).append_rows(out, 0, batch.num_rows);
+  return out;
+}
+
+std::unique_ptr<FileReader> open_bytes(const std::string& bytes, const ReaderOptions& options) {
+  return FileReader::open(io::memory_input(bytes_of(bytes)), options);
+}
+
+TEST(EncryptedWrite, ReadsBackInEveryMode) {
+  const std::string expected = expected_rows(1000);
+  for (const Mode& mode : all_modes()) {
+    for (int page_version : {1, 2}) {
+      for (bool dictionary : {true, false}) {
+        SCOPED_TRACE(mode.name() + ", v" + std::to_string(page_version) + (dictionary ? ", dictionary" : ""));
+        WriteOptions options = options_of(mode);
+        options.codec = {format::CompressionCodec::SNAPPY, compression::kDefaultLevel};
+        options.page_version = page_version;
+        options.dictionary = dictionary;
+        const std::string bytes = write_file(options);
+        auto file = open_bytes(bytes, with(keys_of(mode)));
+        ASSERT_EQ(file->metadata().row_groups.size(), 3u);
+        EXPECT_EQ(rows_of(*file), expected);
+        ReadOptions threaded;
+        threaded.threads = 3;
+        EXPECT_EQ(rows_of(*file, threaded), expected);
+
+        for (size_t g = 0; g < 3; ++g) {
+          for (size_t c = 0; c < 4; ++c) {
+            std::optional<PageIndex> index = read_page_index(*file, g, c);
+            ASSERT_TRUE(index && index->column_index && index->offset_index);
+            EXPECT_EQ(index->num_pages(), g < 2 ? 4u : 2u);
+          }
+          std::optional<BloomFilter> bloom = read_bloom_filter(*file, g, 1);
+          ASSERT_TRUE(bloom);
+          EXPECT_TRUE(bloom->might_contain(BloomFilter::hash(std::string_view("SECRET-ALPHA-12345-3"))));
+        }
+
+        // The page index prunes pages (id is encrypted in uniform mode),
+        // the dictionary or bloom filter whole row groups.
+        ReadOptions filtered;
+        ReadStats stats;
+        filtered.stats = &stats;
+        filtered.filter = filter::parse_filter("id = 650");
+        EXPECT_EQ(rows_of(*file, filtered),
+                  "{\"id\":650,\"secret\":\"SECRET-ALPHA-12345-6\",\"amount\":null,"
+                  "\"tags\":[\"SECRET-BETA-777\",null]}\n");
+        EXPECT_EQ(stats.row_groups_pruned_by_statistics, 2) << stats.to_string();
+        EXPECT_EQ(stats.pages_pruned_by_index, 3) << stats.to_string();
+        stats = {};
+        filtered.filter = filter::parse_filter("secret = 'SECRET-ALPHA-12345-3x'");
+        EXPECT_EQ(rows_of(*file, filtered), "");
+        EXPECT_EQ(stats.row_groups_pruned_by_dictionary + stats.row_groups_pruned_by_bloom_filter, 3)
+            << stats.to_string();
+      }
+    }
+  }
+}
+
+TEST(EncryptedWrite, PlaintextFooterOpensWithoutKeysForThePlaintextColumns) {
+  const std::string bytes = write_file(options_of({Algorithm::kAesGcmCtrV1, false, true}));
+  auto file = open_bytes(bytes, {});
+  ReadOptions id_only;
+  id_only.columns = {"id"};
+  std::string ids = rows_of(*file, id_only);
+  EXPECT_EQ(ids.substr(0, 20), "{\"id\":0}\n{\"id\":1}\n");
+  ReadOptions secret;
+  secret.columns = {"secret"};
+  EXPECT_THROW(rows_of(*file, secret), Error);
+  // Only the key of the column read is needed.
+  crypto::DecryptionOptions some;
+  some.column_keys = {{"secret", kSecretKey}};
+  auto keyed = open_bytes(bytes, with(some));
+  EXPECT_EQ(rows_of(*keyed, secret).substr(0, 35), "{\"secret\":\"SECRET-ALPHA-12345-0\"}\n");
+}
+
+TEST(EncryptedWrite, WrongKeysAndPrefixesDoNotRead) {
+  for (const Mode& mode : all_modes()) {
+    SCOPED_TRACE(mode.name());
+    WriteOptions options = options_of(mode);
+    options.encryption->aad_prefix = "table-7";
+    options.encryption->store_aad_prefix = false;
+    const std::string bytes = write_file(options, 100);
+    crypto::DecryptionOptions keys = keys_of(mode);
+    keys.aad_prefix = "table-7";
+    EXPECT_EQ(rows_of(*open_bytes(bytes, with(keys))), expected_rows(100));
+    keys.aad_prefix = "table-8";
+    EXPECT_THROW(rows_of(*open_bytes(bytes, with(keys))), Error);
+    keys = keys_of(mode);
+    keys.aad_prefix = "table-7";
+    keys.footer_key = "fedcba9876543210";
+    EXPECT_THROW(rows_of(*open_bytes(bytes, with(keys))), Error);
+  }
 }
 
 }  // namespace
