@@ -206,15 +206,41 @@ Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
   return footer;
 }
 
-void append_footer(const format::FileMetaData& metadata, std::string& out) {
-  size_t start = out.size();
-  format::encode_thrift(metadata, out);
+namespace {
+
+// The u32 length of what `out` holds past `start`, and `magic`.
+void append_tail(std::string& out, size_t start, const char* magic) {
   uint64_t length = out.size() - start;
   if (length > UINT32_MAX) throw Error("footer of " + std::to_string(length) + " bytes does not fit a u32 length");
   char len[4] = {static_cast<char>(length), static_cast<char>(length >> 8), static_cast<char>(length >> 16),
                  static_cast<char>(length >> 24)};
   out.append(len, 4);
-  out.append(kMagic, kMagicSize);
+  out.append(magic, kMagicSize);
+}
+
+}  // namespace
+
+void append_footer(const format::FileMetaData& metadata, std::string& out) {
+  size_t start = out.size();
+  format::encode_thrift(metadata, out);
+  append_tail(out, start, kMagic);
+}
+
+void append_encrypted_footer(const format::FileCryptoMetaData& crypto, const format::FileMetaData& metadata,
+                             const crypto::ModuleCipher& cipher, std::string& out) {
+  size_t start = out.size();
+  format::encode_thrift(crypto, out);
+  std::string plain;
+  format::encode_thrift(metadata, plain);
+  cipher.encrypt(crypto::ModuleType::kFooter, {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, out);
+  append_tail(out, start, kEncryptedMagic);
+}
+
+void append_signed_footer(const format::FileMetaData& metadata, const crypto::ModuleCipher& cipher, std::string& out) {
+  size_t start = out.size();
+  format::encode_thrift(metadata, out);
+  out += cipher.sign_footer({reinterpret_cast<const uint8_t*>(out.data() + start), out.size() - start});
+  append_tail(out, start, kMagic);
 }
 
 }  // namespace parq::file
