@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
+from ._crypto import encryption_dict
 from ._errors import InvalidArgumentError
 from ._parq import _write_stream, _Writer
 
@@ -19,6 +20,7 @@ Where = Union[str, "os.PathLike[str]"]
 
 # parq's option names, each with the type the extension expects.
 _OPTIONS = (
+    "encryption",
     "codec",
     "compression_level",
     "page_version",
@@ -125,7 +127,8 @@ def writer_options(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
     ``row_group_rows``, ``row_group_bytes``, ``page_bytes``, ``page_rows``,
     ``bloom_filter`` (columns), ``bloom_fpp``, ``statistics`` (bool or columns),
     ``page_index``, ``crc``, ``min_saving``, ``max_statistics_bytes``, ``threads``,
-    ``key_value_metadata`` (a dict of str or bytes) and ``created_by``. pyarrow's names
+    ``key_value_metadata`` (a dict of str or bytes), ``created_by`` and ``encryption``
+    (a ``parq.Encryption`` or a dict of its fields). pyarrow's names
     work too: ``compression``, ``row_group_size``, ``data_page_size``,
     ``data_page_version`` ("1.0"/"2.0"), ``use_dictionary``,
     ``dictionary_pagesize_limit``, ``write_statistics``, ``write_page_index``,
@@ -182,6 +185,8 @@ def writer_options(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
             for k, x in v.items():
                 pairs.append((_as_bytes(name, k), None if x is None else _as_bytes(name, x)))
             out[name] = pairs
+        elif name == "encryption":
+            out[name] = encryption_dict(v)
         elif name == "created_by":
             if not isinstance(v, str):
                 raise InvalidArgumentError(f"created_by takes a str, not {v!r}")

@@ -274,10 +274,17 @@ void PageReader::decrypt_header(PageInfo& page, const io::ByteRange& bytes, int3
 std::span<const uint8_t> PageReader::stored_bytes(const PageInfo& page) {
   if (!cipher_.valid()) return page.payload;
   const bool dictionary = page.header.type == PageType::DICTIONARY_PAGE;
-  Buffer& plain = page_buffer();
+  // A buffer of its own: the decompression that follows reads it while
+  // writing one of page_buffers_, and a stored page's arrays view it.
+  if (decrypted_ == nullptr || decrypted_.use_count() != 1) {
+    decrypted_ = std::make_shared<Buffer>();
+  } else {
+    std::atomic_thread_fence(std::memory_order_acquire);
+  }
+  page_owner_ = decrypted_;
   try {
     return cipher_.decrypt(dictionary ? crypto::ModuleType::kDictionaryPage : crypto::ModuleType::kDataPage,
-                           page.payload, plain, dictionary ? -1 : page.data_page_ordinal);
+                           page.payload, *decrypted_, dictionary ? -1 : page.data_page_ordinal);
   } catch (const Error& e) {
     throw e.within(location(page));
   }
@@ -367,6 +374,7 @@ size_t PageReader::held_bytes() const {
   size_t n = 0;
   for (const std::shared_ptr<Buffer>& b : page_buffers_)
     if (b != nullptr) n += b->capacity();
+  if (decrypted_ != nullptr) n += decrypted_->capacity();
   return n;
 }
 

@@ -61,6 +61,9 @@ FileDecryptor::FileDecryptor(const format::EncryptionAlgorithm& algorithm,
 const FileDecryptor::Resolved& FileDecryptor::resolve(const std::string& cache_key, const std::string& explicit_key,
                                                       const std::optional<std::string>& key_metadata,
                                                       const std::string& what) const {
+  // A key given in the options with a wrong size is the caller's mistake,
+  // reported as such (a retrieved one is the KMS's: kept as the reason).
+  if (!explicit_key.empty()) check_key(explicit_key, what);
   std::lock_guard lock(mutex_);
   auto [it, fresh] = keys_.try_emplace(cache_key);
   if (!fresh) return it->second;

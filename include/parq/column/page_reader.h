@@ -188,6 +188,7 @@ class PageReader {
   int32_t data_pages_seen_ = 0;
   crypto::ModuleCipher cipher_;  // valid for an encrypted column
   Buffer header_plain_;
+  std::shared_ptr<Buffer> decrypted_;  // the current page's plaintext
   const format::ColumnMetaData* metadata_ = nullptr;
   Buffer& page_buffer();
 
