@@ -271,10 +271,10 @@ void PageReader::decrypt_header(PageInfo& page, const io::ByteRange& bytes, int3
   page.header_size = static_cast<uint32_t>(size);
 }
 
-std::span<const uint8_t> PageReader::stored_bytes(const PageInfo& page) {
+std::span<const uint8_t> PageReader::stored_bytes(const PageInfo& page, bool as_is) {
   if (!cipher_.valid()) return page.payload;
   const bool dictionary = page.header.type == PageType::DICTIONARY_PAGE;
-  Buffer& plain = page_buffer();
+  Buffer& plain = as_is ? page_buffer() : decrypted_;
   try {
     return cipher_.decrypt(dictionary ? crypto::ModuleType::kDictionaryPage : crypto::ModuleType::kDataPage,
                            page.payload, plain, dictionary ? -1 : page.data_page_ordinal);
@@ -295,7 +295,9 @@ std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page,
   task = PageDecompression{};
   page_owner_.reset();
   const format::PageHeader& h = page.header;
-  const std::span<const uint8_t> payload = stored_bytes(page);
+  const bool as_is = metadata_->codec == format::CompressionCodec::UNCOMPRESSED ||
+                     (h.data_page_header_v2 && !h.data_page_header_v2->is_compressed.value_or(true));
+  const std::span<const uint8_t> payload = stored_bytes(page, as_is);
   const size_t size = static_cast<size_t>(h.uncompressed_page_size);
   if (size > options_.max_page_bytes)
     throw Error(ErrorKind::kLimit, location(page),

@@ -174,8 +174,11 @@ class PageReader {
   bool values_complete() const;
   // An encrypted page header at pos_ decoded into `page` (sets header_size).
   void decrypt_header(PageInfo& page, const io::ByteRange& bytes, int32_t known_ordinal);
-  // The page's stored bytes, decrypted when the column is encrypted.
-  std::span<const uint8_t> stored_bytes(const PageInfo& page);
+  // The page's stored bytes, decrypted when the column is encrypted: into
+  // a page buffer when they are the page (`as_is`: views of them outlive
+  // the call), else into decrypted_, for the decompression into a page
+  // buffer to read (decrypting into that same buffer would overwrite them).
+  std::span<const uint8_t> stored_bytes(const PageInfo& page, bool as_is);
 
   void init(const std::string& input_name, const format::FileMetaData& file, size_t row_group, size_t column,
             const std::string& column_name);
@@ -188,6 +191,7 @@ class PageReader {
   int32_t data_pages_seen_ = 0;
   crypto::ModuleCipher cipher_;  // valid for an encrypted column
   Buffer header_plain_;
+  Buffer decrypted_;  // a compressed page, until its decompression has run
   const format::ColumnMetaData* metadata_ = nullptr;
   Buffer& page_buffer();
 
