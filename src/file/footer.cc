@@ -16,6 +16,13 @@ uint32_t load_u32_le(const uint8_t* p) {
 
 bool has_magic(const uint8_t* p, const char* magic) { return std::memcmp(p, magic, kMagicSize) == 0; }
 
+// The reader's options with the retriever of this file.
+crypto::DecryptionOptions options_for(const crypto::DecryptionOptions& given, const std::string& name) {
+  crypto::DecryptionOptions out = given;
+  if (!out.key_retriever && out.file_key_retriever) out.key_retriever = out.file_key_retriever(name);
+  return out;
+}
+
 std::string printable(const uint8_t* p, size_t n) {
   std::string s;
   for (size_t i = 0; i < n; ++i) {
@@ -55,8 +62,8 @@ void decode_encrypted_footer(const uint8_t* start, uint32_t length, const Footer
     throw Error(ErrorKind::kCorrupt, {.file = name}, "corrupt file crypto metadata: " + e.detail());
   }
   try {
-    footer.decryptor =
-        std::make_shared<crypto::FileDecryptor>(crypto.encryption_algorithm, crypto.key_metadata, options.decryption);
+    footer.decryptor = std::make_shared<crypto::FileDecryptor>(crypto.encryption_algorithm, crypto.key_metadata,
+                                                               options_for(options.decryption, name));
   } catch (const Error& e) {
     throw e.within({.file = name});
   }
