@@ -80,6 +80,7 @@ class Case:
     per_column: bool  # per-column keys (kc1, kc2) and footer key kf; else uniform (kf)
     external: bool  # key material in _KEY_MATERIAL_FOR_<file>.json beside the file
     double_wrapping: bool
+    data_key_bits: int = 128
 
     @property
     def id(self) -> str:
@@ -91,13 +92,15 @@ class Case:
                 "external" if self.external else "internal",
                 "double" if self.double_wrapping else "single",
             ]
+            + ([f"dek{self.data_key_bits}"] if self.data_key_bits != 128 else [])
         )
 
 
 def matrix() -> List[Case]:
     """{GCM, CTR} x {encrypted, plaintext footer} x {per-column, uniform} x
     {internal, external key material}; single and double wrapping alternate so
-    that each appears with every other dimension's values."""
+    that each appears with every other dimension's values; and two cases with
+    256-bit data keys."""
     cases = []
     for algorithm in ("AES_GCM_V1", "AES_GCM_CTR_V1"):
         for plaintext_footer in (False, True):
@@ -105,6 +108,8 @@ def matrix() -> List[Case]:
                 for external in (False, True):
                     double = (algorithm == "AES_GCM_V1") ^ plaintext_footer ^ per_column ^ external
                     cases.append(Case(algorithm, plaintext_footer, per_column, external, double))
+    cases.append(Case("AES_GCM_V1", False, True, True, True, 256))
+    cases.append(Case("AES_GCM_CTR_V1", True, False, True, False, 256))
     return cases
 
 
@@ -158,6 +163,8 @@ def parq_write_args(case: Case, kms_config: Path) -> List[str]:
         args.append("--external-key-material")
     if not case.double_wrapping:
         args.append("--single-wrapping")
+    if case.data_key_bits != 128:
+        args += ["--data-key-bits", str(case.data_key_bits)]
     return args
 
 
@@ -186,6 +193,12 @@ def assert_encrypted_as(case: Case, path: Path, kms_config: Path) -> None:
         assert footer[0]["masterKeyID"] == "kf", footer[0]
         masters = {json.loads(v).get("masterKeyID") for v in entries.values()}
         assert masters == ({"kf", "kc1", "kc2"} if case.per_column else {"kf"}), masters
+        # Every data key unwraps here, independently of the writer, to a key
+        # of the length asked for.
+        for v in entries.values():
+            m = json.loads(v)
+            assert m["keyMaterialType"] == "PKMT1" and m["doubleWrapping"] == case.double_wrapping, m
+            assert len(unwrap_data_key(m)) * 8 == case.data_key_bits, m
     # Without keys: an encrypted footer fails at once; a plaintext footer
     # fails on the encrypted columns only.
     encrypted = ENCRYPTED_COLUMNS if case.per_column else ["id", "a"]
@@ -194,6 +207,128 @@ def assert_encrypted_as(case: Case, path: Path, kms_config: Path) -> None:
     if case.plaintext_footer and case.per_column:
         plain = run_parq("cat", path, "--columns", "id,c").stdout.splitlines()
         assert len(plain) == ROWS
+
+
+# --- reading with explicit keys, unwrapped here -----------------------------
+
+
+class _Compact:
+    """Just enough of Thrift's compact protocol to find one binary field of a
+    struct (FileCryptoMetaData.key_metadata), skipping everything else."""
+
+    def __init__(self, data: bytes, pos: int = 0):
+        self.data, self.pos = data, pos
+
+    def byte(self) -> int:
+        self.pos += 1
+        return self.data[self.pos - 1]
+
+    def varint(self) -> int:
+        shift = value = 0
+        while True:
+            b = self.byte()
+            value |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                return value
+
+    def binary(self) -> bytes:
+        n = self.varint()
+        self.pos += n
+        return self.data[self.pos - n : self.pos]
+
+    def fields(self):
+        """(field id, type) of a struct's fields, up to its stop."""
+        last = 0
+        while True:
+            header = self.byte()
+            if header == 0:
+                return
+            delta, kind = header >> 4, header & 0x0F
+            if delta:
+                last += delta
+            else:
+                z = self.varint()
+                last = (z >> 1) ^ -(z & 1)
+            yield last, kind
+
+    def skip(self, kind: int, in_list: bool = False) -> None:
+        if kind in (1, 2):
+            if in_list:
+                self.pos += 1
+        elif kind == 3:
+            self.pos += 1
+        elif kind in (4, 5, 6):
+            self.varint()
+        elif kind == 7:
+            self.pos += 8
+        elif kind == 8:
+            self.binary()
+        elif kind in (9, 10):
+            header = self.byte()
+            n = header >> 4 if header >> 4 != 15 else self.varint()
+            for _ in range(n):
+                self.skip(header & 0x0F, in_list=True)
+        elif kind == 11:
+            n = self.varint()
+            if n:
+                types = self.byte()
+                for _ in range(n):
+                    self.skip(types >> 4, in_list=True)
+                    self.skip(types & 0x0F, in_list=True)
+        elif kind == 12:
+            for _, k in self.fields():
+                self.skip(k)
+        else:
+            raise ValueError(f"Thrift compact type {kind}")
+
+
+def footer_key_metadata(path: Path) -> str:
+    """The footer key's metadata: from FileCryptoMetaData (field 2), at the
+    start of an encrypted footer, or as parq meta shows a plaintext footer's."""
+    data = path.read_bytes()
+    if data[-4:] == b"PAR1":
+        return json.loads(run_parq("meta", path, "--json").stdout)["encryption"]["footer_key_metadata"]
+    assert data[-4:] == b"PARE"
+    start = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    reader = _Compact(data, start)
+    for field, kind in reader.fields():
+        if field == 2 and kind == 8:
+            return reader.binary().decode()
+        reader.skip(kind)
+    raise AssertionError(f"{path}: no footer key metadata")
+
+
+def data_key(key_metadata: str, path: Path) -> bytes:
+    """The data key a key metadata (PKMT1) refers to, inside it or in the
+    file's external key material, unwrapped with MASTER_KEYS."""
+    material = json.loads(key_metadata)
+    assert material["keyMaterialType"] == "PKMT1", material
+    if not material["internalStorage"]:
+        material = json.loads(json.loads(key_material_file(path).read_text())[material["keyReference"]])
+    return unwrap_data_key(material)
+
+
+def explicit_key_args(path: Path) -> List[str]:
+    """--footer-key and --column-key options with the raw data keys of an
+    encrypted file, unwrapped here (not by parq) from its key material."""
+    footer = data_key(footer_key_metadata(path), path)
+    args = ["--footer-key", footer.hex()]
+    meta = json.loads(run_parq("meta", path, "--json", "--footer-key", footer.hex()).stdout)
+    seen = set()
+    for group in meta["row_groups"]:
+        for column in group["columns"]:
+            if column.get("key_metadata") and column["path"] not in seen:
+                seen.add(column["path"])
+                args += ["--column-key", f"{column['path']}={data_key(column['key_metadata'], path).hex()}"]
+    return args
+
+
+def parq_rows_explicit(path: Path) -> List[dict]:
+    """The rows of `path` read by parq with explicit keys (parq's decryption
+    alone, without its key management)."""
+    out = run_parq("cat", path, *explicit_key_args(path)).stdout
+    return sorted((json.loads(line) for line in out.splitlines() if line), key=lambda r: r["id"])
 
 
 # --- a pyarrow KMS client wrapping as parquet-java's InMemoryKMS -------------
@@ -207,6 +342,19 @@ def wrap(key: bytes, master_key: bytes, master_key_id: str) -> str:
 def unwrap(wrapped: str, master_key: bytes, master_key_id: str) -> bytes:
     raw = base64.b64decode(wrapped)
     return AESGCM(master_key).decrypt(raw[:12], raw[12:], master_key_id.encode())
+
+
+def unwrap_data_key(material: dict, master_keys: Optional[Dict[str, bytes]] = None) -> bytes:
+    """The data key of one PKMT1 key material (parquet-java's FileKeyUnwrapper):
+    with double wrapping, the KEK unwraps under the master key and the data key
+    under the KEK, the KEK's id (base64-decoded) as the AAD."""
+    master_id = material["masterKeyID"]
+    master = (master_keys or MASTER_KEYS)[master_id]
+    if not material["doubleWrapping"]:
+        return unwrap(material["wrappedDEK"], master, master_id)
+    kek = unwrap(material["wrappedKEK"], master, master_id)
+    raw = base64.b64decode(material["wrappedDEK"])
+    return AESGCM(kek).decrypt(raw[:12], raw[12:], base64.b64decode(material["keyEncryptionKeyID"]))
 
 
 def pyarrow_kms_client_class():

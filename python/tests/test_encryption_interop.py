@@ -3,11 +3,13 @@ key material (PKMT1) and an in-memory KMS on each side holding the same
 master keys (crypto_interop.py): pyarrow's CryptoFactory with a KmsClient
 wrapping as parquet-java's InMemoryKMS, parq's `--kms-config` file.
 
-Matrix (crypto_interop.matrix, 16 cases each way): AES_GCM_V1 and
+Matrix (crypto_interop.matrix, 18 cases each way): AES_GCM_V1 and
 AES_GCM_CTR_V1, encrypted and plaintext footers, per-column keys (with a
 footer key) and uniform encryption, key material inside the file and in
-_KEY_MATERIAL_FOR_<file>.json beside it, single and double wrapping.
-- pyarrow writes, parq reads (`parq cat --kms-config`) the same rows;
+_KEY_MATERIAL_FOR_<file>.json beside it, single and double wrapping; and two cases with 256-bit data keys.
+- pyarrow writes, parq reads the same rows: with the data keys unwrapped by the
+  test (`--footer-key`, `--column-key`: parq's decryption alone), and through
+  its KMS (`parq cat --kms-config`: parq's key material handling);
 - parq writes (`parq rewrite --kms-config ... --footer-key kf ...`), pyarrow
   reads the same rows;
 - pyarrow's CryptoFactory ignores plaintext_footer with uniform encryption
@@ -60,7 +62,7 @@ def _encryption_config(case: ci.Case):
         plaintext_footer=case.plaintext_footer,
         double_wrapping=case.double_wrapping,
         internal_key_material=not case.external,
-        cache_lifetime=None,
+        data_key_length_bits=case.data_key_bits,
     )
     if case.per_column:
         kwargs["column_keys"] = ci.COLUMN_KEYS
@@ -90,6 +92,9 @@ def test_pyarrow_writes_parq_reads(case, tmp_path, crypto_factory, kms, kms_conf
     # encryption only: its uniformly encrypted files have encrypted footers.
     written = case if case.per_column else dataclasses.replace(case, plaintext_footer=False)
     ci.assert_encrypted_as(written, path, kms_config)
+    # parq's decryption with the data keys unwrapped here, then parq's own
+    # key management (PKMT1 through --kms-config).
+    assert ci.parq_rows_explicit(path) == ci.rows()
     assert ci.parq_rows(path, kms_config) == ci.rows()
 
 

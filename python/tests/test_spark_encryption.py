@@ -4,15 +4,17 @@ KMS (InMemoryKMS, from parquet-hadoop's tests jar: see
 conftest.parquet_hadoop_tests_jar) on one side, parq's `--kms-config` file
 holding the same master keys on the other (crypto_interop.py).
 
-Matrix (crypto_interop.matrix, 16 cases each way): AES_GCM_V1 and
+Matrix (crypto_interop.matrix, 18 cases each way): AES_GCM_V1 and
 AES_GCM_CTR_V1, encrypted and plaintext footers, per-column keys
 (`parquet.encryption.column.keys`, a struct's and a list's leaves included)
 and uniform encryption (`parquet.encryption.uniform.key`), key material inside
 the file and in _KEY_MATERIAL_FOR_<file>.json beside it
 (`parquet.encryption.key.material.store.internally=false`), single and double
-wrapping.
-- Spark writes, Spark reads back and parq reads (`parq cat --kms-config`) the
-  same rows;
+wrapping; and two cases with 256-bit data keys
+(`parquet.encryption.data.key.length.bits`).
+- Spark writes, Spark reads back and parq reads the same rows: with the data
+  keys unwrapped by the test (`--footer-key`, `--column-key`: parq's
+  decryption alone), and through its KMS (`parq cat --kms-config`);
 - parq writes (`parq rewrite --kms-config ... --footer-key kf ...`), Spark
   reads the same rows;
 - a wrong master key in parq's KMS makes parq fail on Spark's file;
@@ -54,6 +56,7 @@ def write_options(case: ci.Case) -> dict:
     options["parquet.encryption.plaintext.footer"] = str(case.plaintext_footer).lower()
     options["parquet.encryption.double.wrapping"] = str(case.double_wrapping).lower()
     options["parquet.encryption.key.material.store.internally"] = str(not case.external).lower()
+    options["parquet.encryption.data.key.length.bits"] = str(case.data_key_bits)
     if case.per_column:
         options["parquet.encryption.footer.key"] = "kf"
         options["parquet.encryption.column.keys"] = ";".join(
@@ -118,6 +121,7 @@ def test_spark_writes_parq_reads(case, kms_spark, tmp_path, kms_config):
     ci.assert_encrypted_as(case, part, kms_config)
     expected = ci.rows()
     assert _spark_rows(kms_spark, part) == expected
+    assert ci.parq_rows_explicit(part) == expected
     assert ci.parq_rows(part, kms_config) == expected
 
 
