@@ -44,6 +44,12 @@ cmake --build build-fuzz -j "$jobs"
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 scripts/make-fuzz-seeds.sh "$root/../shared/parquet-testing" "$seeds"
+# The corpus's encrypted files, in a folder of their own.
+encrypted_seeds() {
+  mkdir -p "$seeds/encrypted"
+  cp "$root"/../shared/parquet-testing/data/*.encrypted "$seeds/encrypted/"
+  echo "$seeds/encrypted"
+}
 for f in build-fuzz/fuzz/*_fuzz; do
   work=$(mktemp -d)
   status=0
@@ -53,6 +59,7 @@ for f in build-fuzz/fuzz/*_fuzz; do
   target_seeds=()
   case "$(basename "$f")" in
     footer_fuzz) target_seeds=("$seeds") ;;
+    encrypted_read_fuzz) target_seeds=("$root/../shared/parquet-testing/data/aes256" "$(encrypted_seeds)") ;;
     file_read_fuzz) target_seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data" "$root/../shared/parquet-testing/shredded_variant") ;;
   esac
   # A target's saved corpus (what earlier campaigns learned) is replayed too.

@@ -10,6 +10,7 @@
 #include "bench_write.h"
 #include "command.h"
 #include "json_writer.h"
+#include "key_args.h"
 #include "list_options.h"
 #include "parq/file/batch_reader.h"
 #include "print_rows.h"
@@ -23,9 +24,9 @@ struct ReadRun {
   ReadStats stats;
 };
 
-ReadRun time_read(const std::string& path, ReadOptions options) {
+ReadRun time_read(const std::string& path, ReadOptions options, const ReaderOptions& reader) {
   auto start = std::chrono::steady_clock::now();
-  auto file = FileReader::open(path);
+  auto file = FileReader::open(path, reader);
   ReadRun run;
   options.stats = &run.stats;
   auto source = read_batches(*file, options);
@@ -37,15 +38,16 @@ ReadRun time_read(const std::string& path, ReadOptions options) {
 }
 
 int run_bench_read(const std::vector<std::string>& argv) {
-  Args args(argv, {{"threads", true},
-                   {"repeat", true},
-                   {"json", false},
-                   {"batch-rows", true},
-                   {"columns", true},
-                   {"where", true},
-                   {"offset", true},
-                   {"limit", true}});
+  Args args(argv, with_key_options({{"threads", true},
+                                    {"repeat", true},
+                                    {"json", false},
+                                    {"batch-rows", true},
+                                    {"columns", true},
+                                    {"where", true},
+                                    {"offset", true},
+                                    {"limit", true}}));
   const std::string& path = args.expect_positionals({"read", "FILE"})[1];
+  const ReaderOptions reader = reader_options(args, path);
   ReadOptions options;
   if (auto v = args.value("threads"))
     options.threads = static_cast<int>(std::max<int64_t>(1, parse_count("threads", *v)));
@@ -60,12 +62,12 @@ int run_bench_read(const std::vector<std::string>& argv) {
   int64_t rows = 0;
   ReadStats stats;
   for (int64_t k = 0; k < repeat; ++k) {
-    ReadRun run = time_read(path, options);
+    ReadRun run = time_read(path, options, reader);
     rows = run.rows;
     stats = run.stats;
     seconds.push_back(run.seconds);
   }
-  auto file = FileReader::open(path);
+  auto file = FileReader::open(path, reader);
   const int64_t bytes = static_cast<int64_t>(file->input().size());
   std::string out;
   if (args.flag("json")) {
@@ -126,7 +128,8 @@ const Command kBenchCommand = {
     "default settings changed only by the options given (see 'parq rewrite\n"
     "--help'), to a temporary file (or --out PATH, or memory), each run timed\n"
     "from opening the writer to the renamed, flushed file. --json prints one\n"
-    "object with \"bytes\" (the output's size), \"seconds\" and the peak RSS.\n",
+    "object with \"bytes\" (the output's size), \"seconds\" and the peak RSS.\n"
+    "\n" PARQ_KEY_HELP,
     run_bench,
 };
 

@@ -89,7 +89,8 @@ const Command kBloomCommand = {
     "\n"
     "  --column C      the column (dotted path, e.g. a.b); required\n"
     "  --value V       a value to look up; repeatable, at least one\n"
-    "  --row-group N   only row group N (from 0)\n",
+    "  --row-group N   only row group N (from 0)\n"
+    "\n" PARQ_KEY_HELP,
     run_bloom,
 };
 

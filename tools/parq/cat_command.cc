@@ -190,7 +190,7 @@ const Command kCatCommand = {
     "  --variant=json     VARIANT columns as their values' JSON text, shredded\n"
     "                     ones rebuilt (the default in tables); =parts: as the\n"
     "                     struct of their binary parts (the default otherwise)\n"
-    "\n" PARQ_DATASET_HELP,
+    "\n" PARQ_DATASET_HELP "\n" PARQ_KEY_HELP,
     run_cat,
 };
 

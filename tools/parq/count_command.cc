@@ -56,7 +56,7 @@ const Command kCountCommand = {
     "Prints the number of rows alone on its line. Without --where it comes from the\n"
     "footer; with it, only the filter's columns are decoded (see 'parq cat --help'\n"
     "for the syntax), and row groups whose statistics rule the filter out are not read.\n"
-    "\n" PARQ_DATASET_HELP,
+    "\n" PARQ_DATASET_HELP "\n" PARQ_KEY_HELP,
     run_count,
 };
 

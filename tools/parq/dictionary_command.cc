@@ -106,7 +106,8 @@ const Command kDictionaryCommand = {
     "\n"
     "  --column C      the column (dotted path, e.g. a.b); required\n"
     "  --row-group N   only row group N (from 0)\n"
-    "  --limit N       at most N values per chunk\n",
+    "  --limit N       at most N values per chunk\n"
+    "\n" PARQ_KEY_HELP,
     run_dictionary,
 };
 

@@ -165,7 +165,8 @@ const Command kIndexCommand = {
     "  --column C      only this column (dotted path, e.g. a.b)\n"
     "  --row-group N   only row group N (from 0)\n"
     "  --json          one JSON array of column chunks, each with page_index\n"
-    "                  (null when absent) holding its pages\n",
+    "                  (null when absent) holding its pages\n"
+    "\n" PARQ_KEY_HELP,
     run_index,
 };
 

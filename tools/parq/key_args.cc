@@ -2,6 +2,7 @@
 #include "key_args.h"
 
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
 #include "parq/error.h"
@@ -53,6 +54,53 @@ std::vector<OptionSpec> with_key_options(std::vector<OptionSpec> options, const 
     options.push_back({names.back()->c_str(), true});
   }
   return options;
+}
+
+std::vector<OptionSpec> with_encryption_options(std::vector<OptionSpec> options) {
+  for (OptionSpec spec : std::initializer_list<OptionSpec>{{"footer-key", true},
+                                                           {"column-key", true},
+                                                           {"plaintext-footer", false},
+                                                           {"encryption-algorithm", true},
+                                                           {"aad-prefix", true},
+                                                           {"no-store-aad-prefix", false},
+                                                           {"kms-config", true},
+                                                           {"external-key-material", false},
+                                                           {"single-wrapping", false},
+                                                           {"data-key-bits", true}})
+    options.push_back(spec);
+  return options;
+}
+
+std::optional<crypto::EncryptionOptions> parse_encryption(const Args& args) {
+  const auto footer = args.value("footer-key");
+  if (!footer) {
+    for (const char* needs : {"column-key", "plaintext-footer", "encryption-algorithm", "no-store-aad-prefix",
+                              "external-key-material", "single-wrapping", "data-key-bits"})
+      if (args.value(needs)) throw UsageError(std::string("--") + needs + " needs --footer-key");
+    return std::nullopt;
+  }
+  crypto::EncryptionOptions out;
+  if (auto v = args.value("encryption-algorithm")) {
+    if (*v == "AES_GCM_V1" || *v == "gcm") {
+      out.algorithm = crypto::Algorithm::kAesGcmV1;
+    } else if (*v == "AES_GCM_CTR_V1" || *v == "gcm-ctr") {
+      out.algorithm = crypto::Algorithm::kAesGcmCtrV1;
+    } else {
+      throw UsageError("--encryption-algorithm takes AES_GCM_V1 or AES_GCM_CTR_V1, not '" + *v + "'");
+    }
+  }
+  out.encrypted_footer = !args.flag("plaintext-footer");
+  if (auto v = args.value("aad-prefix")) out.aad_prefix = *v;
+  out.store_aad_prefix = !args.flag("no-store-aad-prefix");
+  if (!out.store_aad_prefix && out.aad_prefix.empty()) throw UsageError("--no-store-aad-prefix needs --aad-prefix");
+  if (args.value("kms-config")) throw UsageError("--kms-config: not available yet");
+  out.footer_key = parse_key(*footer, "--footer-key");
+  for (const std::string& entry : args.all("column-key")) {
+    const size_t eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--column-key takes COLUMN=KEY, not '" + entry + "'");
+    out.column_keys[entry.substr(0, eq)].key = parse_key(entry.substr(eq + 1), "--column-key " + entry.substr(0, eq));
+  }
+  return out;
 }
 
 std::string parse_key(const std::string& text, const std::string& what) {

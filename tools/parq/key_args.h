@@ -26,6 +26,34 @@ std::vector<OptionSpec> with_key_options(std::vector<OptionSpec> options, const 
   "  --kms-config FILE  a JSON object of master keys in hex ({\"kf\": \"3031...\"}):\n" \
   "                     keys come from the files' key material (PKMT1)\n"
 
+// `options` and the options that encrypt a writing command's output:
+// --footer-key, --column-key, --plaintext-footer, --encryption-algorithm,
+// --aad-prefix, --no-store-aad-prefix, --kms-config, --external-key-material,
+// --single-wrapping, --data-key-bits.
+std::vector<OptionSpec> with_encryption_options(std::vector<OptionSpec> options);
+
+#define PARQ_ENCRYPTION_HELP                                                              \
+  "Encryption of the output (KEY: hex, base64:..., or @FILE holding the raw key):\n"      \
+  "  --footer-key KEY       encrypt with this footer key; without --column-key,\n"        \
+  "                         every column with it (uniform encryption)\n"                  \
+  "  --column-key COL=KEY   encrypt column COL (a dotted leaf path) with KEY; the\n"      \
+  "                         columns not named stay in plaintext (repeatable)\n"           \
+  "  --plaintext-footer     leave the footer readable (signed with the footer key),\n"    \
+  "                         so that readers without keys read the plaintext columns\n"    \
+  "  --encryption-algorithm AES_GCM_V1 (default) or AES_GCM_CTR_V1 (pages in CTR)\n"      \
+  "  --aad-prefix TEXT      bind the file to TEXT (a table and partition name)\n"         \
+  "  --no-store-aad-prefix  do not store the prefix: readers must supply it\n"            \
+  "  --kms-config FILE      master keys in hex ({\"kf\": \"3031...\"}); KEYs above are\n" \
+  "                         then master key ids, and random data keys wrapped by\n"       \
+  "                         them are stored as key material (PKMT1)\n"                    \
+  "  --external-key-material  store it in _KEY_MATERIAL_FOR_<file>.json beside OUT\n"     \
+  "  --single-wrapping      wrap data keys with the master keys directly (default:\n"     \
+  "                         with key-encryption keys, themselves wrapped)\n"              \
+  "  --data-key-bits N      128 (default), 192 or 256\n"
+
+// The encryption those options ask for (nullopt without --footer-key).
+std::optional<crypto::EncryptionOptions> parse_encryption(const Args& args);
+
 // A key as the options give it: hex, "base64:..." or "@path". `what` names
 // the option in errors (UsageError).
 std::string parse_key(const std::string& text, const std::string& what);

@@ -47,6 +47,56 @@ std::string encryption_name(const format::EncryptionAlgorithm& alg) {
   return "UNKNOWN";
 }
 
+// Key metadata as text when it is (a key id, PKMT1 JSON), else in hex.
+std::string key_metadata_text(const std::string& metadata) {
+  bool printable = true;
+  for (char c : metadata) printable = printable && c >= 0x20 && c < 0x7f;
+  if (printable) return metadata;
+  static const char digits[] = "0123456789abcdef";
+  std::string out = "0x";
+  for (unsigned char c : metadata) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+// What the footer says of the file's encryption (never a key): nullopt for
+// a file that is not encrypted.
+struct EncryptionSummary {
+  std::string algorithm;
+  bool encrypted_footer = false;
+  std::string signature;  // plaintext footers: "verified" or "not checked"
+  std::optional<std::string> aad_prefix;
+  std::optional<std::string> footer_key_metadata;
+};
+
+std::optional<EncryptionSummary> encryption_summary(const FileReader& reader) {
+  const FileMetaData& md = reader.metadata();
+  const auto& decryptor = reader.footer().decryptor;
+  if (!md.encryption_algorithm && !reader.footer().encrypted_footer) return std::nullopt;
+  EncryptionSummary s;
+  s.encrypted_footer = reader.footer().encrypted_footer;
+  if (md.encryption_algorithm) {
+    s.algorithm = encryption_name(*md.encryption_algorithm);
+    s.signature = reader.footer().signature_verified ? "verified" : "not checked";
+    if (md.footer_signing_key_metadata) s.footer_key_metadata = *md.footer_signing_key_metadata;
+  } else {
+    s.algorithm = crypto::to_string(decryptor->algorithm());
+    s.footer_key_metadata = decryptor->footer_key_metadata();
+  }
+  if (decryptor && !decryptor->aad_prefix().empty()) s.aad_prefix = decryptor->aad_prefix();
+  const auto* a = md.encryption_algorithm ? &*md.encryption_algorithm : nullptr;
+  if (a && a->AES_GCM_V1 && a->AES_GCM_V1->aad_prefix) s.aad_prefix = *a->AES_GCM_V1->aad_prefix;
+  if (a && a->AES_GCM_CTR_V1 && a->AES_GCM_CTR_V1->aad_prefix) s.aad_prefix = *a->AES_GCM_CTR_V1->aad_prefix;
+  return s;
+}
+
+std::optional<std::string> column_key_metadata(const format::ColumnCryptoMetaData& crypto) {
+  if (crypto.ENCRYPTION_WITH_COLUMN_KEY) return crypto.ENCRYPTION_WITH_COLUMN_KEY->key_metadata;
+  return std::nullopt;
+}
+
 std::string crypto_name(const format::ColumnCryptoMetaData& crypto) {
   if (crypto.ENCRYPTION_WITH_FOOTER_KEY) return "footer key";
   if (crypto.ENCRYPTION_WITH_COLUMN_KEY) return "column key";
@@ -161,7 +211,10 @@ void json_column_chunk(JsonWriter& w, const ColumnDescriptor& column, const Colu
   json_optional(w, "column_index_length", cc.column_index_length);
   json_optional(w, "offset_index_offset", cc.offset_index_offset);
   json_optional(w, "offset_index_length", cc.offset_index_length);
-  if (cc.crypto_metadata) w.field("encrypted_with", crypto_name(*cc.crypto_metadata));
+  if (cc.crypto_metadata) {
+    w.field("encrypted_with", crypto_name(*cc.crypto_metadata));
+    if (auto m = column_key_metadata(*cc.crypto_metadata)) w.field("key_metadata", key_metadata_text(*m));
+  }
   w.end_object();
 }
 
@@ -207,7 +260,15 @@ std::string render_json(const FileReader& reader) {
     for (const auto& o : *md.column_orders) orders.push_back(column_order_name(o));
     w.key("column_orders").inline_strings(orders);
   }
-  if (md.encryption_algorithm) w.field("encryption_algorithm", encryption_name(*md.encryption_algorithm));
+  if (auto e = encryption_summary(reader)) {
+    w.key("encryption").begin_object();
+    w.field("algorithm", e->algorithm);
+    w.field("footer", e->encrypted_footer ? "encrypted" : "plaintext");
+    if (!e->encrypted_footer) w.field("signature", e->signature);
+    if (e->aad_prefix) w.field("aad_prefix", *e->aad_prefix);
+    if (e->footer_key_metadata) w.field("footer_key_metadata", key_metadata_text(*e->footer_key_metadata));
+    w.end_object();
+  }
   w.key("row_groups").begin_array();
   for (size_t g = 0; g < md.row_groups.size(); ++g) json_row_group(w, reader.schema(), md.row_groups[g], g);
   w.end_array();
@@ -260,13 +321,17 @@ void text_column_chunk(std::string& out, const ColumnDescriptor& column, const C
   if (has_logical_type(column.type.logical)) out += " " + logical_type_to_string(column.type.logical);
   out += "\n";
   if (cc.file_path) out += "    file_path " + *cc.file_path + "\n";
+  std::string key;
+  if (cc.crypto_metadata) {
+    key = crypto_name(*cc.crypto_metadata);
+    if (auto m = column_key_metadata(*cc.crypto_metadata)) key += " (key metadata " + key_metadata_text(*m) + ")";
+  }
   if (!cc.meta_data) {
-    out += "    metadata encrypted with the " +
-           (cc.crypto_metadata ? crypto_name(*cc.crypto_metadata) : std::string("unknown key")) + "\n";
+    out += "    metadata encrypted with the " + (cc.crypto_metadata ? key : std::string("unknown key")) + "\n";
     return;
   }
   const ColumnMetaData& md = *cc.meta_data;
-  if (cc.crypto_metadata) out += "    encrypted with the " + crypto_name(*cc.crypto_metadata) + "\n";
+  if (cc.crypto_metadata) out += "    encrypted with the " + key + "\n";
   out += "    codec " + std::string(format::to_string(md.codec)) + ", encodings " + encodings_list(md) + ", " +
          std::to_string(md.num_values) + " values, " + std::to_string(md.total_compressed_size) + " bytes (" +
          std::to_string(md.total_uncompressed_size) + " uncompressed)\n";
@@ -299,8 +364,14 @@ std::string render_text(const FileReader& reader) {
   out += "row groups: " + std::to_string(md.row_groups.size()) +
          ", leaf columns: " + std::to_string(reader.schema().num_columns()) +
          ", footer: " + std::to_string(reader.footer().metadata_length) + " bytes\n";
-  if (md.encryption_algorithm)
-    out += "encryption: " + encryption_name(*md.encryption_algorithm) + " (plaintext footer)\n";
+  if (auto e = encryption_summary(reader)) {
+    out +=
+        "encryption: " + e->algorithm + ", " +
+        (e->encrypted_footer ? std::string("encrypted footer") : "plaintext footer (signature " + e->signature + ")");
+    if (e->aad_prefix) out += ", AAD prefix \"" + *e->aad_prefix + "\"";
+    if (e->footer_key_metadata) out += ", footer key metadata " + key_metadata_text(*e->footer_key_metadata);
+    out += "\n";
+  }
   if (md.key_value_metadata) {
     out += "key_value_metadata:\n";
     for (const auto& kv : *md.key_value_metadata) {
@@ -353,7 +424,8 @@ const Command kMetaCommand = {
     "encodings, value count, sizes, offsets and statistics (bounds shown in the\n"
     "column's logical type).\n"
     "\n"
-    "  --json   one JSON object; the file's row count is under \"num_rows\"\n",
+    "  --json   one JSON object; the file's row count is under \"num_rows\"\n"
+    "\n" PARQ_KEY_HELP,
     run_meta,
 };
 

@@ -165,7 +165,8 @@ const Command kPagesCommand = {
     "FILE... is files, folders, globs or URLs, one after another.\n"
     "\n"
     "  --json   one JSON array of column chunks, each with its pages (and its\n"
-    "           file, when there are several)\n",
+    "           file, when there are several)\n"
+    "\n" PARQ_KEY_HELP,
     run_pages,
 };
 

@@ -35,7 +35,7 @@ const Command kSchemaCommand = {
     "    required int64 id;\n"
     "    optional binary name (STRING);\n"
     "  }\n"
-    "\n" PARQ_DATASET_HELP,
+    "\n" PARQ_DATASET_HELP "\n" PARQ_KEY_HELP,
     run_schema,
 };
 
