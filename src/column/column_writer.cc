@@ -8,8 +8,6 @@
 // closes, and the chunk's remaining values go to the fallback encoding.
 #include "column_writer.h"
 
-#include <libdeflate.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -31,14 +29,6 @@ bool bit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1;
 bool is_float(const ColumnDescriptor& c) {
   return c.type.physical == Type::FLOAT || c.type.physical == Type::DOUBLE ||
          (c.type.physical == Type::FIXED_LEN_BYTE_ARRAY && c.type.logical.FLOAT16.has_value());
-}
-
-int32_t checked_int32(int64_t v, const ColumnDescriptor& c, const char* what) {
-  if (v > INT32_MAX)
-    throw Error("column " + c.dotted_path() + ": " + what + " of " + std::to_string(v) +
-                    " bytes does not fit a page header (lower the page size, or split huge values)",
-                ErrorKind::kInvalidArgument);
-  return static_cast<int32_t>(v);
 }
 
 int64_t count_equal(const int16_t* levels, int64_t n, int16_t level) {
@@ -144,8 +134,9 @@ ColumnWriterOptions resolve_column_options(const WriteOptions& o, const ColumnDe
   return r;
 }
 
-ColumnWriter::ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions options)
-    : column_(column), options_(std::move(options)) {
+ColumnWriter::ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions options,
+                           const crypto::FileEncryptor* encryptor, int32_t ordinal)
+    : column_(column), options_(std::move(options)), sink_(column_, options_, encryptor, ordinal) {
   if (options_.page_version != 1 && options_.page_version != 2)
     throw Error("page version " + std::to_string(options_.page_version) + " is not 1 or 2",
                 ErrorKind::kInvalidArgument);
@@ -153,7 +144,6 @@ ColumnWriter::ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions o
     throw Error("min_compression_saving " + std::to_string(options_.min_compression_saving) +
                     " is not a fraction between 0 and 1",
                 ErrorKind::kInvalidArgument);
-  codec_ = compression::make_codec(options_.codec.id, options_.codec.level);
   if (options_.dictionary)
     dictionary_ = ValueWriter::make(column_, Encoding::RLE_DICTIONARY, options_.dictionary_limits);
   fallback_ = ValueWriter::make(column_, options_.fallback);
@@ -178,8 +168,6 @@ void ColumnWriter::reset_chunk() {
   encoding_stats_.clear();
   index_bounds_complete_ = true;
   bloom_hashes_.clear();
-  // Each chunk starts with dictionary indices again.
-  pages_until_compression_probe_ = 0;
   if (chunk_stats_) chunk_stats_->reset();
   if (dictionary_) dictionary_->reset();
   values_ = dictionary_ ? dictionary_.get() : fallback_.get();
@@ -335,9 +323,7 @@ bool ColumnWriter::put_values(const ShreddedLeaf& leaf, int64_t& e, int64_t e1, 
 void ColumnWriter::fall_back() {
   flush_page();
   values_ = fallback_.get();
-  // Another encoding, other bytes: dictionary indices that barely compress
-  // say nothing of the PLAIN values after them.
-  pages_until_compression_probe_ = 0;
+  sink_.probe_compression();
 }
 
 void ColumnWriter::add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t v1) {
@@ -435,57 +421,6 @@ bool ColumnWriter::page_full() const {
 
 size_t ColumnWriter::buffered_bytes() const { return static_cast<size_t>(chunk_.size()) + open_page_estimate(); }
 
-// Of the data pages that compression barely shrinks, every this many is
-// compressed, to notice when the column's data changes.
-constexpr int kPagesPerCompressionProbe = 16;
-
-// The payload of a page with this `body`: its compressed form, or, for a
-// data page of a column that compression barely shrinks, the body stored
-// (v2: as it is, marked uncompressed in `header`; v1: in the codec's literal
-// form, where it has one).
-const Buffer& ColumnWriter::compress_page(format::PageHeader& header, const Buffer& body) {
-  compressed_.clear();
-  const bool data_page = header.type != PageType::DICTIONARY_PAGE;
-  if (data_page && pages_until_compression_probe_ > 0) {
-    --pages_until_compression_probe_;
-    if (header.data_page_header_v2) {
-      header.data_page_header_v2->is_compressed = false;
-      return body;
-    }
-    if (codec_->store(body.span(), compressed_)) return compressed_;
-  }
-  codec_->compress(body.span(), compressed_);
-  const double saving = options_.min_compression_saving;
-  if (data_page && saving > 0 &&
-      static_cast<double>(compressed_.size()) > (1.0 - saving) * static_cast<double>(body.size()))
-    pages_until_compression_probe_ = kPagesPerCompressionProbe - 1;
-  return compressed_;
-}
-
-// Compresses `body` (v1: levels and values; v2: values) and appends header
-// and payload to `out`.
-void ColumnWriter::write_page(format::PageHeader& header, const Buffer& levels, const Buffer& body, Buffer& out) {
-  const Buffer& payload =
-      options_.codec.id == format::CompressionCodec::UNCOMPRESSED ? body : compress_page(header, body);
-  header.uncompressed_page_size = checked_int32(static_cast<int64_t>(levels.size() + body.size()), column_, "a page");
-  header.compressed_page_size =
-      checked_int32(static_cast<int64_t>(levels.size() + payload.size()), column_, "a compressed page");
-  if (options_.page_crc) {
-    // libdeflate_crc32 answers its initial value, not the CRC so far, for
-    // a null buffer: what an empty Buffer's data() may be.
-    uint32_t crc = 0;
-    if (!levels.empty()) crc = libdeflate_crc32(crc, levels.data(), levels.size());
-    if (!payload.empty()) crc = libdeflate_crc32(crc, payload.data(), payload.size());
-    header.crc = static_cast<int32_t>(crc);
-  }
-  header_.clear();
-  format::encode_thrift(header, header_);
-  out.append(header_);
-  out.append(levels.data(), levels.size());
-  out.append(payload.data(), payload.size());
-  chunk_uncompressed_ += static_cast<int64_t>(header_.size() + levels.size() + body.size());
-}
-
 void ColumnWriter::flush_page() {
   if (page_entries_ == 0) return;
   if (page_stats_) fold_dictionary_values();
@@ -536,7 +471,7 @@ void ColumnWriter::flush_page() {
     header.data_page_header = std::move(h);
   }
   const size_t page_offset = chunk_.data_pages.size();
-  write_page(header, levels_, body_, chunk_.data_pages);
+  chunk_uncompressed_ += sink_.write(header, levels_, body_, chunk_.data_pages);
   count_encoding(encoding_stats_, header.type, encoding);
 
   if (chunk_.offset_index) {
@@ -598,7 +533,7 @@ void ColumnWriter::finish_bloom_filter(ColumnChunkPages& out) {
   uint64_t ndv = options_.bloom_filter->ndv != 0 ? options_.bloom_filter->ndv : bloom_hashes_.size();
   BloomFilter filter(BloomFilter::optimal_num_bytes(std::max<uint64_t>(ndv, 1), options_.bloom_filter->fpp));
   for (uint64_t h : bloom_hashes_) filter.insert(h);
-  filter.write(out.bloom_filter);
+  sink_.write_bloom_filter(filter, out.bloom_filter);
 }
 
 void ColumnWriter::recycle(ColumnChunkPages&& written) {
@@ -625,7 +560,7 @@ ColumnChunkPages ColumnWriter::finish() {
     h.num_values = checked_int32(static_cast<int64_t>(dictionary_->dictionary_entries()), column_, "a dictionary");
     h.encoding = Encoding::PLAIN;
     header.dictionary_page_header = h;
-    write_page(header, levels_, body_, out.dictionary_page);
+    chunk_uncompressed_ += sink_.write(header, levels_, body_, out.dictionary_page);
     encoding_stats_.insert(encoding_stats_.begin(), {PageType::DICTIONARY_PAGE, Encoding::PLAIN, 1});
   }
 
@@ -664,6 +599,7 @@ ColumnChunkPages ColumnWriter::finish() {
     }
   }
   finish_bloom_filter(out);
+  sink_.start_chunk();
   reset_chunk();
   return out;
 }

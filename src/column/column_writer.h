@@ -2,8 +2,8 @@
 //
 // Shredded entries (levels + value slots) arrive in slices; values are
 // gathered dense, cut into pages at row boundaries (every page starts a row,
-// as the page index needs), encoded, compressed and checksummed as each page
-// fills. The finished chunk is its dictionary page (known only once the
+// as the page index needs), encoded, and handed to the PageSink as each page
+// fills, which compresses, encrypts and checksums it. The finished chunk is its dictionary page (known only once the
 // chunk ends, yet first in the file) and its data pages, plus the metadata,
 // statistics, page index entries and bloom filter that describe them, with
 // offsets relative to the chunk's start; the file writer places it.
@@ -14,7 +14,9 @@
 #include <optional>
 #include <vector>
 
+#include "page_sink.h"
 #include "parq/compression/codec.h"
+#include "parq/crypto/file_crypto.h"
 #include "parq/encoding/dictionary_encoder.h"
 #include "parq/encoding/rle_hybrid.h"
 #include "parq/file/file_writer.h"
@@ -60,7 +62,10 @@ struct ColumnChunkPages {
 
 class ColumnWriter {
  public:
-  ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions options);
+  // `encryptor` (null for a plaintext file) outlives the writer;
+  // `ordinal` is the column's among the schema's leaves.
+  ColumnWriter(const ColumnDescriptor& column, ColumnWriterOptions options,
+               const crypto::FileEncryptor* encryptor = nullptr, int32_t ordinal = 0);
   ~ColumnWriter();
 
   void write(const ShreddedLeaf& leaf);
@@ -89,8 +94,6 @@ class ColumnWriter {
   bool page_full() const;
   size_t open_page_estimate() const;
   void flush_page();
-  void write_page(format::PageHeader& header, const Buffer& levels, const Buffer& values, Buffer& out);
-  const Buffer& compress_page(format::PageHeader& header, const Buffer& body);
   void finish_bloom_filter(ColumnChunkPages& out);
   void note_dictionary_values(size_t n);
   void fold_dictionary_values();
@@ -98,7 +101,7 @@ class ColumnWriter {
 
   const ColumnDescriptor& column_;
   ColumnWriterOptions options_;
-  std::unique_ptr<compression::Codec> codec_;
+  PageSink sink_;
   std::unique_ptr<ValueWriter> dictionary_;  // null without one (or for BOOLEAN)
   std::unique_ptr<ValueWriter> fallback_;
   ValueWriter* values_ = nullptr;  // the one in use
@@ -143,11 +146,6 @@ class ColumnWriter {
   // Scratch reused across pages.
   Buffer levels_;
   Buffer body_;
-  Buffer compressed_;
-  std::string header_;
-  // Data pages still to store before compression is tried again (see
-  // WriteOptions::min_compression_saving); reset when the encoding changes.
-  int pages_until_compression_probe_ = 0;
 };
 
 }  // namespace parq

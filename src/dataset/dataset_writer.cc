@@ -125,6 +125,19 @@ class DatasetWriter::Impl {
         throw Error("partition_by: column '" + name + "' is listed twice", ErrorKind::kInvalidArgument);
       partition_fields_.push_back(f);
     }
+    if (const auto& encryption = options_.write.encryption) {
+      // Folder names and the summary's footer are not encrypted modules.
+      if (options_.write_summary)
+        throw Error(
+            "write_summary: encrypted files get no _metadata summary (it would hold their column metadata in "
+            "the clear)",
+            ErrorKind::kInvalidArgument);
+      for (const std::string& name : options_.partition_by)
+        if (encryption->column_keys.count(name) != 0)
+          throw Error("partition_by: column '" + name +
+                          "' is given a key, but its values name folders, which are not encrypted",
+                      ErrorKind::kInvalidArgument);
+    }
     if (partition_fields_.size() == root.num_children() && !partition_fields_.empty())
       throw Error("partition_by: every column would be a folder, leaving the files none", ErrorKind::kInvalidArgument);
     // The files' schema: the fields that are not partitions.

@@ -289,6 +289,7 @@ class FileBatchReader final : public BatchSource {
       return static_cast<size_t>(std::lower_bound(leaves_.begin(), leaves_.end(), leaf) - leaves_.begin());
     };
     for (int leaf : out_leaves) out_slots_.push_back(slot_of(leaf));
+    check_keys(file);
     is_filter_slot_.assign(leaves_.size(), false);
     if (filter_) {
       for (int leaf : filter_->columns()) is_filter_slot_[slot_of(leaf)] = true;
@@ -399,6 +400,26 @@ class FileBatchReader final : public BatchSource {
     request.lookups = lookups;
     ReadStats local;
     return plan::make_plan(request, stats ? *stats : local);
+  }
+
+  // An encrypted column whose key is not known has no metadata to plan
+  // with: a read that selects it fails here, saying why its key is missing.
+  void check_keys(const FileReader& file) const {
+    const format::FileMetaData& md = file.metadata();
+    for (size_t g = 0; g < md.row_groups.size(); ++g)
+      for (int leaf : leaves_) {
+        const format::ColumnChunk& chunk = md.row_groups[g].columns[static_cast<size_t>(leaf)];
+        if (chunk.meta_data || !chunk.crypto_metadata) continue;
+        const ErrorLocation at = chunk_location(file.name(), md, g, static_cast<size_t>(leaf));
+        if (!file.footer().decryptor)
+          throw Error(ErrorKind::kUnsupported, at, "the column is encrypted, and no keys were given");
+        try {
+          file.footer().decryptor->column_cipher(md, g, static_cast<size_t>(leaf));
+        } catch (const Error& e) {
+          throw e.within(at);
+        }
+        throw Error(ErrorKind::kUnsupported, at, "the column's metadata is encrypted and was not decrypted");
+      }
   }
 
  private:

@@ -3,6 +3,7 @@
 // Layout written:
 //   PAR1 | row group 0 chunks | ... | bloom filters | column indexes |
 //   offset indexes | FileMetaData | length | PAR1
+// (an encrypted file's footer and magic: see file/footer.h).
 // Bloom filters and page indexes sit together before the footer, as
 // PageIndex.md recommends, so a reader fetches them in one range; they are
 // held until close() (a few bytes a page, a filter a chunk).
@@ -12,9 +13,11 @@
 #include <cctype>
 #include <functional>
 #include <set>
+#include <type_traits>
 
 #include "../column/column_writer.h"
 #include "../record/shredder.h"
+#include "parq/crypto/file_crypto.h"
 #include "parq/error.h"
 #include "parq/file/file_reference.h"
 #include "parq/file/footer.h"
@@ -88,14 +91,23 @@ class FileWriter::Impl {
     if (options_.row_group_rows < 1 || options_.row_group_bytes < 1 || options_.page_bytes < 1)
       throw Error("row group and page limits must be positive", ErrorKind::kInvalidArgument);
     check_column_paths(options_, schema_);
+    if (options_.encryption) {
+      encryptor_ = std::make_unique<crypto::FileEncryptor>(*options_.encryption);
+      std::vector<std::string> paths;
+      for (const auto& c : schema_.columns()) paths.push_back(c.dotted_path());
+      encryptor_->check_columns(paths);
+    }
     for (size_t i = 0; i < schema_.num_nodes(); ++i)
       if (is_file_group(schema_.node(i))) check_file_group(schema_.node(i));
     for (const SchemaNode* field : schema_.root().children())
       if (field->is_group() && field->logical_type().VARIANT)
         for (const SchemaNode* c : field->children())
           has_shredded_variants_ = has_shredded_variants_ || c->name() == "typed_value";
-    for (const auto& column : schema_.columns())
-      columns_.push_back(std::make_unique<ColumnWriter>(column, resolve_column_options(options_, column)));
+    for (size_t i = 0; i < schema_.num_columns(); ++i) {
+      const ColumnDescriptor& column = schema_.column(i);
+      columns_.push_back(std::make_unique<ColumnWriter>(column, resolve_column_options(options_, column),
+                                                        encryptor_.get(), static_cast<int32_t>(i)));
+    }
     if (options_.threads > 1) pool_ = std::make_unique<ThreadPool>(options_.threads);
     leaves_.resize(shredder_.num_fields());
     metadata_.version = options_.page_version == 2 ? 2 : 1;
@@ -116,7 +128,13 @@ class FileWriter::Impl {
       }
     }
     metadata_.column_orders = std::move(orders);
-    out_->write(file::kMagic, file::kMagicSize);
+    if (encryptor_ && !encryptor_->encrypted_footer()) {
+      metadata_.encryption_algorithm = encryptor_->algorithm();
+      const std::string& key_metadata = encryptor_->options().footer_key_metadata;
+      if (!key_metadata.empty()) metadata_.footer_signing_key_metadata = key_metadata;
+    }
+    const bool pare = encryptor_ && encryptor_->encrypted_footer();
+    out_->write(pare ? file::kEncryptedMagic : file::kMagic, file::kMagicSize);
   }
 
   void write(const RecordBatch& given) {
@@ -186,7 +204,7 @@ class FileWriter::Impl {
       end_row_group();
       write_extras();
       std::string footer;
-      file::append_footer(metadata_, footer);
+      append_footer(footer);
       out_->write(footer.data(), footer.size());
       out_->commit();
       closed_ = true;
@@ -263,6 +281,7 @@ class FileWriter::Impl {
       format::ColumnChunk cc;
       cc.file_offset = start;
       cc.meta_data = std::move(chunk.metadata);
+      if (encryptor_) cc.crypto_metadata = encryptor_->crypto_metadata(path(i), schema_.column(i).path);
       format::ColumnMetaData& m = *cc.meta_data;
       m.data_page_offset += start;
       if (m.dictionary_page_offset) *m.dictionary_page_offset += start;
@@ -284,6 +303,60 @@ class FileWriter::Impl {
 
   format::ColumnChunk& chunk_of(const ChunkExtras& e) { return metadata_.row_groups[e.row_group].columns[e.column]; }
 
+  std::string path(size_t column) const { return schema_.column(column).dotted_path(); }
+
+  // The cipher of a chunk's modules outside its pages; invalid for a
+  // plaintext chunk.
+  crypto::ModuleCipher chunk_cipher(size_t row_group, size_t column) const {
+    if (!encryptor_) return {};
+    return encryptor_->column_cipher(path(column), static_cast<int32_t>(row_group), static_cast<int32_t>(column));
+  }
+
+  void append_footer(std::string& out) const {
+    if (!encryptor_) return file::append_footer(metadata_, out);
+    // metadata_ stays what a reader with every key sees; the footer seals
+    // what the other readers must not.
+    format::FileMetaData footer = metadata_;
+    std::string plain;
+    for (size_t g = 0; g < footer.row_groups.size(); ++g) {
+      for (size_t c = 0; c < footer.row_groups[g].columns.size(); ++c) {
+        format::ColumnChunk& cc = footer.row_groups[g].columns[c];
+        if (!encryptor_->encrypts_column_metadata(path(c))) continue;
+        plain.clear();
+        format::encode_thrift(*cc.meta_data, plain);
+        std::string& sealed = cc.encrypted_column_metadata.emplace();
+        chunk_cipher(g, c).encrypt(crypto::ModuleType::kColumnMetaData,
+                                   {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, sealed);
+        if (encryptor_->encrypted_footer()) {
+          cc.meta_data.reset();
+        } else {
+          redact(*cc.meta_data);
+        }
+      }
+    }
+    if (encryptor_->encrypted_footer()) {
+      format::FileCryptoMetaData crypto;
+      crypto.encryption_algorithm = encryptor_->algorithm();
+      const std::string& key_metadata = encryptor_->options().footer_key_metadata;
+      if (!key_metadata.empty()) crypto.key_metadata = key_metadata;
+      file::append_encrypted_footer(crypto, footer, encryptor_->footer_cipher(), out);
+    } else {
+      file::append_signed_footer(footer, encryptor_->footer_cipher(), out);
+    }
+  }
+
+  // An encrypted column's metadata as a plaintext footer shows it to
+  // readers without its key, which can locate the chunk and nothing more:
+  // what describes its values goes (Arrow drops statistics and encoding
+  // stats; level histograms, byte counts and bounding boxes tell as much).
+  static void redact(format::ColumnMetaData& m) {
+    m.statistics.reset();
+    m.encoding_stats.reset();
+    m.size_statistics.reset();
+    m.geospatial_statistics.reset();
+    m.key_value_metadata.reset();
+  }
+
   void write_extras() {
     for (ChunkExtras& e : extras_) {
       if (e.bloom_filter.empty()) continue;
@@ -302,11 +375,20 @@ class FileWriter::Impl {
   template <class Index>
   void write_indexes(std::optional<Index> ChunkExtras::*index, std::optional<int64_t> format::ColumnChunk::*offset,
                      std::optional<int32_t> format::ColumnChunk::*length) {
-    std::string bytes;
+    constexpr crypto::ModuleType type = std::is_same_v<Index, format::ColumnIndex> ? crypto::ModuleType::kColumnIndex
+                                                                                   : crypto::ModuleType::kOffsetIndex;
+    std::string plain, bytes;
     for (ChunkExtras& e : extras_) {
       if (!(e.*index)) continue;
       bytes.clear();
-      format::encode_thrift(*(e.*index), bytes);
+      const crypto::ModuleCipher cipher = chunk_cipher(e.row_group, e.column);
+      if (cipher.valid()) {
+        plain.clear();
+        format::encode_thrift(*(e.*index), plain);
+        cipher.encrypt(type, {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, bytes);
+      } else {
+        format::encode_thrift(*(e.*index), bytes);
+      }
       chunk_of(e).*offset = static_cast<int64_t>(out_->position());
       chunk_of(e).*length = static_cast<int32_t>(bytes.size());
       out_->write(bytes.data(), bytes.size());
@@ -316,6 +398,7 @@ class FileWriter::Impl {
   std::unique_ptr<io::OutputStream> out_;
   Schema schema_;
   WriteOptions options_;
+  std::unique_ptr<crypto::FileEncryptor> encryptor_;  // null for a plaintext file
   Shredder shredder_;
   bool has_shredded_variants_ = false;
   RecordBatch adapted_;  // write()'s batch with its VARIANT columns shredded

@@ -16,6 +16,13 @@ uint32_t load_u32_le(const uint8_t* p) {
 
 bool has_magic(const uint8_t* p, const char* magic) { return std::memcmp(p, magic, kMagicSize) == 0; }
 
+// The reader's options with the retriever of this file.
+crypto::DecryptionOptions options_for(const crypto::DecryptionOptions& given, const std::string& name) {
+  crypto::DecryptionOptions out = given;
+  if (!out.key_retriever && out.file_key_retriever) out.key_retriever = out.file_key_retriever(name);
+  return out;
+}
+
 std::string printable(const uint8_t* p, size_t n) {
   std::string s;
   for (size_t i = 0; i < n; ++i) {
@@ -55,8 +62,8 @@ void decode_encrypted_footer(const uint8_t* start, uint32_t length, const Footer
     throw Error(ErrorKind::kCorrupt, {.file = name}, "corrupt file crypto metadata: " + e.detail());
   }
   try {
-    footer.decryptor =
-        std::make_shared<crypto::FileDecryptor>(crypto.encryption_algorithm, crypto.key_metadata, options.decryption);
+    footer.decryptor = std::make_shared<crypto::FileDecryptor>(crypto.encryption_algorithm, crypto.key_metadata,
+                                                               options_for(options.decryption, name));
   } catch (const Error& e) {
     throw e.within({.file = name});
   }
@@ -199,15 +206,41 @@ Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options) {
   return footer;
 }
 
-void append_footer(const format::FileMetaData& metadata, std::string& out) {
-  size_t start = out.size();
-  format::encode_thrift(metadata, out);
+namespace {
+
+// The u32 length of what `out` holds past `start`, and `magic`.
+void append_tail(std::string& out, size_t start, const char* magic) {
   uint64_t length = out.size() - start;
   if (length > UINT32_MAX) throw Error("footer of " + std::to_string(length) + " bytes does not fit a u32 length");
   char len[4] = {static_cast<char>(length), static_cast<char>(length >> 8), static_cast<char>(length >> 16),
                  static_cast<char>(length >> 24)};
   out.append(len, 4);
-  out.append(kMagic, kMagicSize);
+  out.append(magic, kMagicSize);
+}
+
+}  // namespace
+
+void append_footer(const format::FileMetaData& metadata, std::string& out) {
+  size_t start = out.size();
+  format::encode_thrift(metadata, out);
+  append_tail(out, start, kMagic);
+}
+
+void append_encrypted_footer(const format::FileCryptoMetaData& crypto, const format::FileMetaData& metadata,
+                             const crypto::ModuleCipher& cipher, std::string& out) {
+  size_t start = out.size();
+  format::encode_thrift(crypto, out);
+  std::string plain;
+  format::encode_thrift(metadata, plain);
+  cipher.encrypt(crypto::ModuleType::kFooter, {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, out);
+  append_tail(out, start, kEncryptedMagic);
+}
+
+void append_signed_footer(const format::FileMetaData& metadata, const crypto::ModuleCipher& cipher, std::string& out) {
+  size_t start = out.size();
+  format::encode_thrift(metadata, out);
+  out += cipher.sign_footer({reinterpret_cast<const uint8_t*>(out.data() + start), out.size() - start});
+  append_tail(out, start, kMagic);
 }
 
 }  // namespace parq::file

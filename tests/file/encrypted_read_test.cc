@@ -17,6 +17,7 @@
 #include "parq/file/page_index.h"
 #include "parq/filter/expression.h"
 #include "parq/io/input.h"
+#include "parq/keys/key_tools.h"
 #include "parq/text/row_text.h"
 
 namespace parq {
@@ -273,6 +274,57 @@ TEST(EncryptedRead, PageIndexesAndBloomFiltersOfEncryptedColumnsDecryptAndPrune)
   options.stats = &stats;
   EXPECT_EQ(rows_of(*file, options), "");
   EXPECT_EQ(stats.row_groups_pruned_by_statistics + stats.row_groups_pruned_by_bloom_filter, 1) << stats.to_string();
+}
+
+}  // namespace
+}  // namespace parq
+
+namespace parq {
+namespace {
+
+// parquet-java's file with external key material (PKMT1, double wrapping):
+// keys come from _KEY_MATERIAL_FOR_<file>.json beside it, unwrapped by the
+// in-memory KMS that holds the master keys.
+TEST(EncryptedRead, ExternalKeyMaterialOfParquetJavaUnwrapsThroughTheKms) {
+  auto kms = std::make_shared<keys::InMemoryKms>(std::map<std::string, std::string>{
+      {"kf", "0123456789012345"}, {"kc1", "1234567890123450"}, {"kc2", "1234567890123451"}});
+  ReaderOptions options;
+  options.footer.decryption.file_key_retriever = [kms](const std::string& file) {
+    return keys::make_key_retriever(kms, file);
+  };
+  auto file = FileReader::open(data("external_key_material_java.parquet.encrypted"), options);
+  ASSERT_EQ(file->metadata().num_rows, 100);
+  std::string expected;
+  for (int i = 0; i < 100; ++i)
+    expected += "{\"integers\":" + std::to_string(i) + ",\"strings\":\"" +
+                std::string(1, static_cast<char>('a' + i % 10)) + std::to_string(i) + "\"}\n";
+  EXPECT_EQ(rows_of(*file), expected);
+  // Another master key for the columns: the footer opens, the columns do
+  // not, and the error names the column.
+  auto wrong = std::make_shared<keys::InMemoryKms>(std::map<std::string, std::string>{
+      {"kf", "0123456789012345"}, {"kc1", "0000000000000000"}, {"kc2", "1234567890123451"}});
+  options.footer.decryption.file_key_retriever = [wrong](const std::string& f) {
+    return keys::make_key_retriever(wrong, f);
+  };
+  auto partly = FileReader::open(data("external_key_material_java.parquet.encrypted"), options);
+  ReadOptions integers;
+  integers.columns = {"integers"};
+  ReadOptions strings;
+  strings.columns = {"strings"};
+  // Which of the two master keys wraps which column is the file's choice:
+  // one column fails, naming itself and the master key; the other reads.
+  std::vector<std::string> failures;
+  for (const ReadOptions* read : {&integers, &strings}) {
+    try {
+      EXPECT_EQ(rows_of(*partly, *read).size() > 0, true);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kUnsupported) << e.what();
+      EXPECT_EQ(e.location().column, read->columns[0]) << e.what();
+      failures.push_back(e.what());
+    }
+  }
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_THAT(failures[0], HasSubstr("kc1"));
 }
 
 }  // namespace

@@ -5,7 +5,10 @@
 #include <initializer_list>
 #include <sstream>
 
+#include "../../src/util/base64.h"
+#include "list_options.h"
 #include "parq/error.h"
+#include "parq/keys/key_tools.h"
 
 namespace parq::tool {
 namespace {
@@ -15,33 +18,6 @@ int hex_digit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-int base64_digit(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+' || c == '-') return 62;
-  if (c == '/' || c == '_') return 63;
-  return -1;
-}
-
-std::string from_base64(const std::string& text, const std::string& what) {
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : text) {
-    if (c == '=') break;
-    const int d = base64_digit(c);
-    if (d < 0) throw UsageError(what + ": '" + std::string(1, c) + "' is not a base64 digit");
-    acc = acc << 6 | static_cast<uint32_t>(d);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>(acc >> bits & 0xff));
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -71,40 +47,79 @@ std::vector<OptionSpec> with_encryption_options(std::vector<OptionSpec> options)
   return options;
 }
 
-std::optional<crypto::EncryptionOptions> parse_encryption(const Args& args) {
+OutputEncryption parse_encryption(const Args& args) {
+  OutputEncryption out;
   const auto footer = args.value("footer-key");
   if (!footer) {
     for (const char* needs : {"column-key", "plaintext-footer", "encryption-algorithm", "no-store-aad-prefix",
                               "external-key-material", "single-wrapping", "data-key-bits"})
       if (args.value(needs)) throw UsageError(std::string("--") + needs + " needs --footer-key");
-    return std::nullopt;
+    return out;
   }
-  crypto::EncryptionOptions out;
+  crypto::Algorithm algorithm = crypto::Algorithm::kAesGcmV1;
   if (auto v = args.value("encryption-algorithm")) {
     if (*v == "AES_GCM_V1" || *v == "gcm") {
-      out.algorithm = crypto::Algorithm::kAesGcmV1;
+      algorithm = crypto::Algorithm::kAesGcmV1;
     } else if (*v == "AES_GCM_CTR_V1" || *v == "gcm-ctr") {
-      out.algorithm = crypto::Algorithm::kAesGcmCtrV1;
+      algorithm = crypto::Algorithm::kAesGcmCtrV1;
     } else {
       throw UsageError("--encryption-algorithm takes AES_GCM_V1 or AES_GCM_CTR_V1, not '" + *v + "'");
     }
   }
-  out.encrypted_footer = !args.flag("plaintext-footer");
-  if (auto v = args.value("aad-prefix")) out.aad_prefix = *v;
-  out.store_aad_prefix = !args.flag("no-store-aad-prefix");
-  if (!out.store_aad_prefix && out.aad_prefix.empty()) throw UsageError("--no-store-aad-prefix needs --aad-prefix");
-  if (args.value("kms-config")) throw UsageError("--kms-config: not available yet");
-  out.footer_key = parse_key(*footer, "--footer-key");
+  const std::string aad_prefix = args.value("aad-prefix").value_or("");
+  const bool store_aad_prefix = !args.flag("no-store-aad-prefix");
+  if (!store_aad_prefix && aad_prefix.empty()) throw UsageError("--no-store-aad-prefix needs --aad-prefix");
+  std::vector<std::pair<std::string, std::string>> columns;  // column, KEY as given
   for (const std::string& entry : args.all("column-key")) {
     const size_t eq = entry.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError("--column-key takes COLUMN=KEY, not '" + entry + "'");
-    out.column_keys[entry.substr(0, eq)].key = parse_key(entry.substr(eq + 1), "--column-key " + entry.substr(0, eq));
+    columns.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
   }
+
+  if (auto config = args.value("kms-config")) {
+    // KEYs are master key ids: data keys are drawn per file and wrapped.
+    keys::EncryptionConfig c;
+    if (columns.empty()) {
+      c.uniform_key_id = *footer;
+    } else {
+      c.footer_key_id = *footer;
+      for (const auto& [column, id] : columns) c.column_keys[id].push_back(column);
+    }
+    c.algorithm = algorithm;
+    c.plaintext_footer = args.flag("plaintext-footer");
+    c.double_wrapping = !args.flag("single-wrapping");
+    c.internal_key_material = !args.flag("external-key-material");
+    if (auto v = args.value("data-key-bits")) {
+      const int64_t bits = parse_count("data-key-bits", *v);
+      if (bits != 128 && bits != 192 && bits != 256) throw UsageError("--data-key-bits takes 128, 192 or 256");
+      c.data_key_length_bits = static_cast<int>(bits);
+    }
+    c.aad_prefix = aad_prefix;
+    c.store_aad_prefix = store_aad_prefix;
+    keys::CryptoFactory factory(std::move(c), keys::load_kms_config(*config));
+    auto file = std::make_shared<keys::FileEncryption>(factory.file_encryption());
+    out.options = file->options;
+    if (!file->external_key_material.empty()) out.commit = [file](const std::string& path) { file->commit(path); };
+    return out;
+  }
+  for (const char* needs : {"external-key-material", "single-wrapping", "data-key-bits"})
+    if (args.flag(needs)) throw UsageError(std::string("--") + needs + " needs --kms-config");
+  crypto::EncryptionOptions& o = out.options.emplace();
+  o.algorithm = algorithm;
+  o.encrypted_footer = !args.flag("plaintext-footer");
+  o.aad_prefix = aad_prefix;
+  o.store_aad_prefix = store_aad_prefix;
+  o.footer_key = parse_key(*footer, "--footer-key");
+  for (const auto& [column, key] : columns) o.column_keys[column].key = parse_key(key, "--column-key " + column);
   return out;
 }
 
 std::string parse_key(const std::string& text, const std::string& what) {
-  if (text.rfind("base64:", 0) == 0) return from_base64(text.substr(7), what);
+  if (text.rfind("base64:", 0) == 0) {
+    std::optional<std::string> key = base64_decode(text.substr(7));
+    if (!key) throw UsageError(what + ": not base64 (with its '=' padding)");
+    return *key;
+  }
   if (text.rfind('@', 0) == 0) {
     std::ifstream in(text.substr(1), std::ios::binary);
     if (!in) throw UsageError(what + ": cannot read the key file " + text.substr(1));
@@ -138,7 +153,11 @@ crypto::DecryptionOptions decryption_options(const Args& args, const std::string
         parse_key(entry.substr(eq + 1), "--" + prefix + "column-key " + entry.substr(0, eq));
   }
   if (auto v = args.value(prefix + "aad-prefix")) out.aad_prefix = *v;
-  if (args.value(prefix + "kms-config")) throw UsageError("--" + prefix + "kms-config: not available yet");
+  if (auto v = args.value(prefix + "kms-config")) {
+    std::shared_ptr<keys::KmsClient> kms = keys::load_kms_config(*v);
+    // Each file's external key material lies beside it.
+    out.file_key_retriever = [kms](const std::string& file) { return keys::make_key_retriever(kms, file); };
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 // writing commands, the keys to encrypt their output with.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,8 +52,13 @@ std::vector<OptionSpec> with_encryption_options(std::vector<OptionSpec> options)
   "                         with key-encryption keys, themselves wrapped)\n"              \
   "  --data-key-bits N      128 (default), 192 or 256\n"
 
-// The encryption those options ask for (nullopt without --footer-key).
-std::optional<crypto::EncryptionOptions> parse_encryption(const Args& args);
+// The encryption those options ask for: no options without --footer-key;
+// with external key material, `commit` writes it beside the finished file.
+struct OutputEncryption {
+  std::optional<crypto::EncryptionOptions> options;
+  std::function<void(const std::string& path)> commit;
+};
+OutputEncryption parse_encryption(const Args& args);
 
 // A key as the options give it: hex, "base64:..." or "@path". `what` names
 // the option in errors (UsageError).

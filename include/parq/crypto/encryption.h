@@ -30,13 +30,19 @@ struct DecryptionOptions {
   std::string footer_key;
   std::map<std::string, std::string> column_keys;  // dotted path -> key
   KeyRetriever key_retriever;
+  // The retriever of each file opened (by its input's name), when key
+  // material lies beside files (a dataset's, each its own): used where
+  // key_retriever is empty.
+  std::function<KeyRetriever(const std::string& file)> file_key_retriever;
   // Required when the file was written with an AAD prefix it does not store;
   // when the file stores one, a given prefix must match it.
   std::optional<std::string> aad_prefix;
   // A plaintext footer's signature is checked when the footer key is known.
   bool verify_footer_signature = true;
 
-  bool empty() const { return footer_key.empty() && column_keys.empty() && !key_retriever && !aad_prefix; }
+  bool empty() const {
+    return footer_key.empty() && column_keys.empty() && !key_retriever && !file_key_retriever && !aad_prefix;
+  }
 };
 
 struct ColumnKey {

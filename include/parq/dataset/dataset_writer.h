@@ -37,6 +37,9 @@ struct DatasetWriteOptions {
   // then share one schema, which they do unless partition values differ in
   // nothing but their folders).
   bool write_summary = false;
+  // Every file is written with these; with `encryption`, each file has its
+  // own AAD, partition values (folder names) stay in the clear, and neither
+  // a summary nor a key for a partition column is accepted.
   WriteOptions write;
 };
 

@@ -32,6 +32,7 @@
 #include "parq/array/array.h"
 #include "parq/array/batch_source.h"
 #include "parq/compression/codec.h"
+#include "parq/crypto/encryption.h"
 #include "parq/encoding/dictionary_encoder.h"
 #include "parq/format/metadata.h"
 #include "parq/io/output.h"
@@ -98,6 +99,13 @@ struct WriteOptions {
   std::string created_by;
   // Columns encode side by side on this many threads (1: the caller's).
   int threads = 1;
+  // Parquet modular encryption (crypto/encryption.h). Nothing of an
+  // encrypted column is stored in the clear: its pages and their headers,
+  // page indexes, bloom filter and column metadata are encrypted modules,
+  // and a plaintext footer keeps only its statistics-free metadata. Every
+  // file gets its own AAD (a dataset's files too). A key given for a column
+  // the schema does not have is an error when the writer opens.
+  std::optional<crypto::EncryptionOptions> encryption;
 };
 
 // "parq version X.Y.Z".
@@ -134,7 +142,9 @@ class FileWriter {
   // Writes `bytes` into the file outside every column chunk and returns
   // their offset: the target of a FILE self-reference (file/file_reference.h),
   // so that a file and the blobs it refers to travel as one. Rows written
-  // and not yet flushed stay in the current row group.
+  // and not yet flushed stay in the current row group. The bytes are stored
+  // as given, also in an encrypted file (the format has no module for
+  // them): encrypt a confidential blob before appending it.
   int64_t append_bytes(std::string_view bytes);
   // Ends the last row group, writes the bloom filters, page indexes and
   // footer, and commits the output.
@@ -142,7 +152,9 @@ class FileWriter {
 
   const Schema& schema() const;
   int64_t num_rows() const;
-  // The footer, complete after close().
+  // The footer, complete after close(). In an encrypted file, its column
+  // metadata as a reader with every key sees it: in the clear, with
+  // statistics.
   const format::FileMetaData& metadata() const;
   // Bytes held in pages not yet written (the current row group).
   size_t buffered_bytes() const;

@@ -16,6 +16,7 @@
 
 #include "parq/crypto/encryption.h"
 #include "parq/crypto/file_crypto.h"
+#include "parq/crypto/module_cipher.h"
 #include "parq/format/metadata.h"
 #include "parq/io/input.h"
 #include "parq/thrift/compact_protocol.h"
@@ -62,5 +63,15 @@ Footer read_footer(io::RandomAccessInput& input, const FooterOptions& options = 
 
 // Appends FileMetaData, its length and the trailing magic to `out`.
 void append_footer(const format::FileMetaData& metadata, std::string& out);
+
+// An encrypted file's footers, as Encryption.md lays them out; `cipher` is
+// the footer key's. Encrypted (the file starts and ends with PARE):
+//   FileCryptoMetaData | FileMetaData as a footer module | u32 length | PARE
+// Plaintext, for readers without keys, signed so that readers with the key
+// notice tampering (`metadata` holds the algorithm):
+//   FileMetaData | nonce and tag | u32 length | PAR1
+void append_encrypted_footer(const format::FileCryptoMetaData& crypto, const format::FileMetaData& metadata,
+                             const crypto::ModuleCipher& cipher, std::string& out);
+void append_signed_footer(const format::FileMetaData& metadata, const crypto::ModuleCipher& cipher, std::string& out);
 
 }  // namespace parq::file
