@@ -98,7 +98,7 @@ void check_signed_footer(const uint8_t* start, size_t used, uint32_t length, con
   const format::FileMetaData& md = footer.metadata;
   try {
     footer.decryptor = std::make_shared<crypto::FileDecryptor>(*md.encryption_algorithm, md.footer_signing_key_metadata,
-                                                               options.decryption);
+                                                               options_for(options.decryption, name));
   } catch (const Error& e) {
     throw e.within({.file = name});
   }
