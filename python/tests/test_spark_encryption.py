@@ -17,6 +17,8 @@ wrapping; and two cases with 256-bit data keys
   decryption alone), and through its KMS (`parq cat --kms-config`);
 - parq writes (`parq rewrite --kms-config ... --footer-key kf ...`), Spark
   reads the same rows;
+- a Spark table of several files, each with its external key material, read
+  by parq as a folder;
 - a wrong master key in parq's KMS makes parq fail on Spark's file;
 - the pyarrow KMS client of test_encryption_interop.py and InMemoryKMS read
   each other's files (so that both interop files test one key wrapping).
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import glob
+import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -168,3 +171,25 @@ def test_pyarrow_kms_client_matches_in_memory_kms(external, kms_spark, tmp_path)
     props = factory.file_decryption_properties(kms, pe.DecryptionConfiguration(), parquet_file_path=str(part))
     got = sorted(pq.ParquetFile(str(part), decryption_properties=props).read().to_pylist(), key=lambda r: r["id"])
     assert got == ci.rows()
+
+
+def test_spark_dataset_with_external_key_material_read_by_parq(kms_spark, tmp_path, kms_config):
+    """A Spark table of several files, each with its own data keys in its own
+    _KEY_MATERIAL_FOR_<part>.json: parq reads the folder through --kms-config
+    (each file's key material found beside it; the key material files are not
+    taken for data)."""
+    case = ci.Case("AES_GCM_CTR_V1", False, True, True, True)
+    data = [
+        (r["id"], r["a"], r["b"], r["c"], None if r["st"] is None else (r["st"]["x"], r["st"]["y"]), r["tags"])
+        for r in ci.rows()
+    ]
+    directory = tmp_path / "table"
+    kms_spark.createDataFrame(data, SPARK_DDL).repartition(3).write.options(**write_options(case)).parquet(
+        str(directory)
+    )
+    parts = sorted(directory.glob("part-*.parquet"))
+    assert len(parts) == 3 and all(ci.key_material_file(p).exists() for p in parts), list(directory.iterdir())
+    # Each file has data keys of its own.
+    footer_keys = {json.loads(ci.key_material_file(p).read_text())["footerKey"] for p in parts}
+    assert len(footer_keys) == 3
+    assert ci.parq_rows(directory, kms_config) == ci.rows()
