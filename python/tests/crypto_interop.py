@@ -168,8 +168,8 @@ def parq_write_args(case: Case, kms_config: Path) -> List[str]:
     return args
 
 
-def parq_write(case: Case, source: Path, out: Path, kms_config: Path) -> None:
-    run_parq("rewrite", source, out, *parq_write_args(case, kms_config))
+def parq_write(case: Case, source: Path, out: Path, kms_config: Path, *extra: str) -> None:
+    run_parq("rewrite", source, out, *parq_write_args(case, kms_config), *extra)
 
 
 # --- checks on a written file -----------------------------------------------

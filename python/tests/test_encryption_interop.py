@@ -15,7 +15,8 @@ _KEY_MATERIAL_FOR_<file>.json beside it, single and double wrapping; and two cas
 - pyarrow's CryptoFactory ignores plaintext_footer with uniform encryption
   (Arrow C++ sets it on per-column encryption only): those files get an
   encrypted footer, which the test asserts rather than hides;
-- `parq convert` encrypts too, and `parq rewrite` re-encrypts a pyarrow file
+- `parq convert` encrypts too, an AAD prefix parq stores is taken by pyarrow,
+  and `parq rewrite` re-encrypts a pyarrow file
   under other keys (--in-kms-config) for pyarrow to read;
 - a wrong master key makes parq fail with an error saying so, and print no rows.
 """
@@ -109,6 +110,17 @@ def test_parq_writes_pyarrow_reads(case, tmp_path, plain_source, crypto_factory,
     assert _pyarrow_read(path, crypto_factory, kms) == ci.rows()
     # parq reads its own file back too.
     assert ci.parq_rows(path, kms_config) == ci.rows()
+
+
+def test_parq_aad_prefix_read_by_pyarrow(tmp_path, plain_source, crypto_factory, kms, kms_config):
+    """An AAD prefix parq stores in the file (--aad-prefix): pyarrow, given
+    none, takes the stored one; without it the file's modules would not
+    authenticate."""
+    case = ci.Case("AES_GCM_V1", True, True, False, True)
+    path = tmp_path / "prefixed.parquet"
+    ci.parq_write(case, plain_source, path, kms_config, "--aad-prefix", "warehouse/table=1")
+    assert b"warehouse/table=1" in path.read_bytes()[-4096:]
+    assert _pyarrow_read(path, crypto_factory, kms) == ci.rows()
 
 
 def test_kms_client_wraps_as_parquet_java():

@@ -17,6 +17,7 @@ wrapping; and two cases with 256-bit data keys
   decryption alone), and through its KMS (`parq cat --kms-config`);
 - parq writes (`parq rewrite --kms-config ... --footer-key kf ...`), Spark
   reads the same rows;
+- an AAD prefix parq stores (--aad-prefix) is taken by parquet-java;
 - a Spark table of several files, each with its external key material, read
   by parq as a folder;
 - a wrong master key in parq's KMS makes parq fail on Spark's file;
@@ -133,6 +134,15 @@ def test_parq_writes_spark_reads(case, kms_spark, tmp_path, plain_source, kms_co
     path = tmp_path / "parq.parquet"
     ci.parq_write(case, plain_source, path, kms_config)
     ci.assert_encrypted_as(case, path, kms_config)
+    assert _spark_rows(kms_spark, path) == ci.rows()
+
+
+def test_parq_aad_prefix_read_by_spark(kms_spark, tmp_path, plain_source, kms_config):
+    """An AAD prefix parq stores in the file (--aad-prefix): parquet-java,
+    given none, takes the stored one."""
+    case = ci.Case("AES_GCM_CTR_V1", False, True, True, False)
+    path = tmp_path / "prefixed.parquet"
+    ci.parq_write(case, plain_source, path, kms_config, "--aad-prefix", "warehouse/table=1")
     assert _spark_rows(kms_spark, path) == ci.rows()
 
 
