@@ -6,7 +6,8 @@ wrapping as parquet-java's InMemoryKMS, parq's `--kms-config` file.
 Matrix (crypto_interop.matrix, 18 cases each way): AES_GCM_V1 and
 AES_GCM_CTR_V1, encrypted and plaintext footers, per-column keys (with a
 footer key) and uniform encryption, key material inside the file and in
-_KEY_MATERIAL_FOR_<file>.json beside it, single and double wrapping; and two cases with 256-bit data keys.
+_KEY_MATERIAL_FOR_<file>.json beside it, single and double wrapping; and two
+cases with 256-bit data keys.
 - pyarrow writes, parq reads the same rows: with the data keys unwrapped by the
   test (`--footer-key`, `--column-key`: parq's decryption alone), and through
   its KMS (`parq cat --kms-config`: parq's key material handling);
@@ -16,8 +17,8 @@ _KEY_MATERIAL_FOR_<file>.json beside it, single and double wrapping; and two cas
   (Arrow C++ sets it on per-column encryption only): those files get an
   encrypted footer, which the test asserts rather than hides;
 - `parq convert` encrypts too, an AAD prefix parq stores is taken by pyarrow,
-  and `parq rewrite` re-encrypts a pyarrow file
-  under other keys (--in-kms-config) for pyarrow to read;
+  and `parq rewrite` re-encrypts a pyarrow file under other keys
+  (--in-kms-config) for pyarrow to read;
 - a wrong master key makes parq fail with an error saying so, and print no rows.
 """
 
