@@ -17,7 +17,7 @@ polars, pandas and DuckDB take it without copying fixed-width buffers::
 
 Errors are ParqError subclasses that are also the builtin exceptions one would
 expect: OSError for I/O, ValueError for corrupt files and bad arguments,
-NotImplementedError for what parq cannot do (encrypted columns), MemoryError
+NotImplementedError for what parq cannot do (an encrypted column without its key), MemoryError
 for a memory limit too small.
 
 ``plan_splits`` cuts files into runs of row groups for parallel reads; the
@@ -49,6 +49,7 @@ from ._reader import (
     read_schema,
     read_table,
 )
+from ._crypto import Decryption, Encryption, InMemoryKms, rotate_master_keys
 from ._writer import ParquetWriter, write_table, writer_options
 from ._dataset import Dataset, dataset, write_dataset
 from .splits import Split, plan_splits
@@ -62,7 +63,10 @@ __all__ = [
     "ColumnSchema",
     "CorruptFileError",
     "Dataset",
+    "Decryption",
+    "Encryption",
     "FileMetaData",
+    "InMemoryKms",
     "InvalidArgumentError",
     "LimitError",
     "ParqError",
@@ -85,6 +89,7 @@ __all__ = [
     "read_metadata",
     "read_schema",
     "read_table",
+    "rotate_master_keys",
     "variant_to_json",
     "write_table",
     "writer_options",

@@ -49,6 +49,8 @@ class Dataset:
     ``partition_types`` declares partition columns' types by key, in the schema notation
     (``{"year": "int32", "day": "date", "code": "string"}``); the others are inferred
     (INT64, DATE or STRING). ``storage_options`` configures URLs (see ``read_table``).
+    ``decryption`` gives the keys of encrypted files (``parq.Decryption``; with
+    ``kms_config``, each file's key material is found in it or beside it).
     """
 
     def __init__(
@@ -61,8 +63,10 @@ class Dataset:
         filter: Filter = None,
         partition_types: Optional[Mapping[str, str]] = None,
         storage_options: StorageOptions = None,
+        decryption: Any = None,
     ) -> None:
         from . import _filters
+        from ._crypto import decryption_dict
 
         types = []
         for key, type_text in (partition_types or {}).items():
@@ -72,7 +76,7 @@ class Dataset:
             types.append((key, type_text))
         self._dataset = _Dataset.open(
             _locations(source), bool(hive), bool(by_field_id), _threads(threads, None), _filters.normalize(filter),
-            storage_options, types
+            storage_options, types, decryption_dict(decryption)
         )
 
     @property

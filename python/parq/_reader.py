@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _filters
+from ._crypto import decryption_dict
 from ._errors import InvalidArgumentError
 from ._parq import RecordBatchReader, Schema, Table, _File
 
@@ -36,17 +37,18 @@ def _threads(threads: Optional[int], use_threads: Optional[bool]) -> int:
     return _default_threads()
 
 
-def _open(source: Source, storage_options: StorageOptions = None) -> _File:
+def _open(source: Source, storage_options: StorageOptions = None, decryption: Any = None) -> _File:
+    keys = decryption_dict(decryption)
     if isinstance(source, (str, os.PathLike)):
         # A missing file comes back as ParqFileNotFoundError: the library
         # names the path in the error's location (_errors._from_parq).
-        return _File.open_path(os.fsdecode(os.fspath(source)), storage_options)
+        return _File.open_path(os.fsdecode(os.fspath(source)), storage_options, keys)
     if storage_options is not None:
         raise InvalidArgumentError("storage_options apply to URLs, not to data in memory")
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return _File.open_bytes(bytes(source))
+        return _File.open_bytes(bytes(source), keys)
     if hasattr(source, "read"):
-        return _File.open_bytes(source.read())
+        return _File.open_bytes(source.read(), keys)
     raise TypeError(f"a source is a path, bytes or a binary file object, not {type(source).__name__}")
 
 
@@ -277,12 +279,13 @@ class ParquetFile:
     data, or a binary file object (read whole into memory). Reads started from the file
     (``iter_batches``) keep it open on their own, so they outlive ``close()`` and the object.
     A URL (``http(s)://``, ``s3://``) is read with ranged requests; ``storage_options``
-    configures them (see ``read_table``).
+    configures them (see ``read_table``). ``decryption`` (a ``parq.Decryption`` or a dict
+    of its fields) gives the keys of an encrypted file.
     """
 
     def __init__(self, source: Source, *, threads: Optional[int] = None,
-                 storage_options: StorageOptions = None) -> None:
-        self._file = _open(source, storage_options)
+                 storage_options: StorageOptions = None, decryption: Any = None) -> None:
+        self._file = _open(source, storage_options, decryption)
         self._threads = threads
         self._metadata: Optional[FileMetaData] = None
 
@@ -441,6 +444,7 @@ def read_table(
     storage_options: StorageOptions = None,
     partition_types: Optional[Mapping[str, str]] = None,
     unshred_variants: bool = False,
+    decryption: Any = None,
 ) -> Table:
     """Reads a Parquet file into a Table.
 
@@ -459,7 +463,7 @@ def read_table(
     unset comes from the environment and the AWS config files. ``partition_types``
     declares the types of a dataset's partition columns (see ``Dataset``).
     ``unshred_variants=True`` returns VARIANT columns whole (see ``ParquetFile.iter_batches``;
-    one file only)."""
+    one file only). ``decryption`` gives the keys of encrypted files (``parq.Decryption``)."""
     if filter is not None and filters is not None:
         raise InvalidArgumentError("give filter or filters, not both")
     from ._dataset import Dataset, is_dataset_source
@@ -471,7 +475,7 @@ def read_table(
             raise InvalidArgumentError("row_groups names row groups of one file, not of a dataset")
         the_filter = filter if filter is not None else filters
         return Dataset(source, threads=threads, filter=the_filter, storage_options=storage_options,
-                       partition_types=partition_types).to_table(
+                       partition_types=partition_types, decryption=decryption).to_table(
             columns=columns,
             filter=the_filter,
             threads=threads,
@@ -482,7 +486,7 @@ def read_table(
         )
     if partition_types is not None:
         raise InvalidArgumentError("partition_types apply to datasets (folders, globs, lists), not to one file")
-    f = ParquetFile(source, storage_options=storage_options)
+    f = ParquetFile(source, storage_options=storage_options, decryption=decryption)
     try:
         return f.read(
             columns=columns,
@@ -499,22 +503,23 @@ def read_table(
         f.close()
 
 
-def read_metadata(source: Source, *, storage_options: StorageOptions = None) -> FileMetaData:
+def read_metadata(source: Source, *, storage_options: StorageOptions = None, decryption: Any = None) -> FileMetaData:
     """The footer of a Parquet file."""
-    with ParquetFile(source, storage_options=storage_options) as f:
+    with ParquetFile(source, storage_options=storage_options, decryption=decryption) as f:
         return f.metadata
 
 
-def read_schema(source: Source, *, storage_options: StorageOptions = None) -> ParquetSchema:
+def read_schema(source: Source, *, storage_options: StorageOptions = None, decryption: Any = None) -> ParquetSchema:
     """The Parquet schema of a file."""
-    with ParquetFile(source, storage_options=storage_options) as f:
+    with ParquetFile(source, storage_options=storage_options, decryption=decryption) as f:
         return f.schema
 
 
-def iter_batches(source: Source, *, storage_options: StorageOptions = None, **kwargs: Any) -> RecordBatchReader:
+def iter_batches(source: Source, *, storage_options: StorageOptions = None, decryption: Any = None,
+                 **kwargs: Any) -> RecordBatchReader:
     """Opens a file and reads it batch by batch (the arguments of ``ParquetFile.iter_batches``).
     The returned reader keeps the file open until it ends."""
-    f = ParquetFile(source, storage_options=storage_options)
+    f = ParquetFile(source, storage_options=storage_options, decryption=decryption)
     try:
         return f.iter_batches(**kwargs)
     finally:

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "data.h"
+#include "encryption.h"
 #include "parq/arrow/c_import.h"
 #include "parq/dataset/dataset.h"
 #include "parq/dataset/dataset_writer.h"
@@ -25,11 +26,13 @@ class PyDataset {
  public:
   static PyDataset open(const std::vector<std::string>& locations, bool hive, bool by_field_id, int threads,
                         nb::handle filter, nb::handle storage_options,
-                        const std::vector<std::pair<std::string, std::string>>& partition_types) {
+                        const std::vector<std::pair<std::string, std::string>>& partition_types,
+                        nb::handle decryption) {
     if (threads < 1) throw Error("threads must be at least 1", ErrorKind::kInvalidArgument);
     DatasetOptions options;
     options.hive_partitioning = hive;
     options.reader.remote = remote_options_of(storage_options);
+    options.reader.footer.decryption = decryption_of(decryption);
     for (const auto& [key, type] : partition_types) options.partition_types.emplace_back(key, parse_leaf_type(type));
     if (by_field_id) options.schema_match = SchemaMatch::kByFieldId;
     options.threads = threads;
@@ -77,6 +80,7 @@ void register_datasets(nb::module_& m) {
                   nb::arg("threads"), nb::arg("filter").none() = nb::none(),
                   nb::arg("storage_options").none() = nb::none(),
                   nb::arg("partition_types") = std::vector<std::pair<std::string, std::string>>{},
+                  nb::arg("decryption").none() = nb::none(),
                   "Finds the files and reads the footers of those whose partition values the filter leaves in.")
       .def_prop_ro(
           "num_rows", [](const PyDataset& d) { return d.dataset().num_rows(); }, "Rows in all the files.")

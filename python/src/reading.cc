@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "data.h"
+#include "encryption.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
 #include "parq/file/file_reader.h"
@@ -288,17 +289,20 @@ class PyFile {
  public:
   explicit PyFile(std::shared_ptr<const FileReader> file) : file_(std::move(file)) {}
 
-  static PyFile open_path(const std::string& path, nb::handle storage_options) {
+  static PyFile open_path(const std::string& path, nb::handle storage_options, nb::handle decryption) {
     ReaderOptions options;
     options.remote = remote_options_of(storage_options);
+    options.footer.decryption = decryption_of(decryption);
     nb::gil_scoped_release release;
     return PyFile(FileReader::open(path, options));
   }
-  static PyFile open_bytes(nb::bytes data) {
+  static PyFile open_bytes(nb::bytes data, nb::handle decryption) {
     std::vector<uint8_t> copy(static_cast<const uint8_t*>(data.data()),
                               static_cast<const uint8_t*>(data.data()) + data.size());
+    ReaderOptions options;
+    options.footer.decryption = decryption_of(decryption);
     nb::gil_scoped_release release;
-    return PyFile(FileReader::open(io::buffer_input(std::move(copy))));
+    return PyFile(FileReader::open(io::buffer_input(std::move(copy)), options));
   }
 
   const FileReader& file() const {
@@ -444,8 +448,9 @@ ExpressionPtr filter_of(const nb::handle& spec) {
 void register_reading(nb::module_& m) {
   nb::class_<PyFile>(m, "_File", "An open Parquet file (see parq.ParquetFile).")
       .def_static("open_path", &PyFile::open_path, nb::arg("path"), nb::arg("storage_options").none() = nb::none(),
-                  "Opens a file or URL; reads only its footer.")
-      .def_static("open_bytes", &PyFile::open_bytes, nb::arg("data"), "Opens a file held in memory (copied).")
+                  nb::arg("decryption").none() = nb::none(), "Opens a file or URL; reads only its footer.")
+      .def_static("open_bytes", &PyFile::open_bytes, nb::arg("data"), nb::arg("decryption").none() = nb::none(),
+                  "Opens a file held in memory (copied).")
       .def_prop_ro(
           "num_rows", [](const PyFile& f) { return f.file().metadata().num_rows; }, "Rows in the file.")
       .def_prop_ro(

@@ -73,7 +73,11 @@ const FileDecryptor::Resolved& FileDecryptor::resolve(const std::string& cache_k
       r.why = "its key could not be retrieved: " + e.detail();
       return r;
     }
-    if (key.empty()) r.why = "the key retriever does not know its key metadata";
+    if (key.empty()) {
+      const std::string& m = key_metadata.value_or("");
+      r.why = "the key retriever does not know its key metadata";
+      if (!m.empty() && m.size() <= 64) r.why += " (\"" + m + "\")";
+    }
   }
   if (key.empty()) {
     if (r.why.empty()) r.why = "no key was given for it";

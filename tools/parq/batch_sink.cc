@@ -1,6 +1,7 @@
 // One file or a partitioned folder; see batch_sink.h.
 #include "batch_sink.h"
 
+#include "key_args.h"
 #include "list_options.h"
 
 namespace parq::tool {
@@ -18,11 +19,19 @@ bool writes_dataset(const Args& args) {
          args.flag("summary");
 }
 
-BatchSink::BatchSink(const std::string& out, const Schema& schema, const WriteOptions& options, const Args& args) {
+BatchSink::BatchSink(const std::string& out, const Schema& schema, const WriteOptions& given, const Args& args)
+    : out_(out) {
+  WriteOptions options = given;
+  OutputEncryption encryption = parse_encryption(args);
+  options.encryption = encryption.options;
+  commit_key_material_ = encryption.commit;
   if (!writes_dataset(args)) {
     file_ = FileWriter::open(out, schema, options);
     return;
   }
+  // Key material beside files would be one file's for many.
+  if (commit_key_material_)
+    throw UsageError("--external-key-material writes one file's key material; not with a partitioned output");
   DatasetWriteOptions d;
   d.write = options;
   if (auto v = args.value("partition-by")) d.partition_by = split_list(*v);
@@ -45,10 +54,13 @@ void BatchSink::write_all(BatchSource& source) {
 }
 
 void BatchSink::close() {
-  if (file_)
+  if (file_) {
     file_->close();
-  else
+    // Only once the file is complete: material naming no file is never left.
+    if (commit_key_material_) commit_key_material_(out_);
+  } else {
     dataset_->close();
+  }
 }
 
 }  // namespace parq::tool

@@ -2,6 +2,7 @@
 // or with --partition-by a folder of Hive-partitioned files.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ class BatchSink {
   void close();
 
  private:
+  std::string out_;
+  std::function<void(const std::string&)> commit_key_material_;
   std::unique_ptr<FileWriter> file_;
   std::unique_ptr<DatasetWriter> dataset_;
 };

@@ -15,6 +15,7 @@
 #include "args.h"
 #include "batch_sink.h"
 #include "command.h"
+#include "key_args.h"
 #include "list_options.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
@@ -213,7 +214,7 @@ int text_to_parquet(const Args& args, const std::string& in_path, Kind kind, con
 }
 
 int parquet_to_text(const Args& args, const std::string& in_path, Kind kind, const std::string& out_path) {
-  auto file = FileReader::open(in_path);
+  auto file = FileReader::open(in_path, reader_options(args, in_path, "in-"));
   ReadOptions read;
   if (auto v = args.value("batch-rows")) read.batch_rows = std::max<int64_t>(1, parse_count("batch-rows", *v));
   auto source = read_batches(*file, read);
@@ -247,14 +248,16 @@ int parquet_to_text(const Args& args, const std::string& in_path, Kind kind, con
 }
 
 int run_convert(const std::vector<std::string>& argv) {
-  Args args(argv, with_partition_options(with_write_options({{"from", true},
-                                                             {"to", true},
-                                                             {"schema", true},
-                                                             {"delimiter", true},
-                                                             {"infer-rows", true},
-                                                             {"variant", true},
-                                                             {"shred-variants", false},
-                                                             {"batch-rows", true}})));
+  Args args(argv, with_key_options(
+                      with_encryption_options(with_partition_options(with_write_options({{"from", true},
+                                                                                         {"to", true},
+                                                                                         {"schema", true},
+                                                                                         {"delimiter", true},
+                                                                                         {"infer-rows", true},
+                                                                                         {"variant", true},
+                                                                                         {"shred-variants", false},
+                                                                                         {"batch-rows", true}}))),
+                      "in-"));
   const auto& paths = args.expect_positionals({"IN", "OUT"});
   const Kind from = args.value("from") ? kind_of(*args.value("from")) : kind_of_path(paths[0], "--from");
   const Kind to = args.value("to")       ? kind_of(*args.value("to"))
@@ -293,7 +296,9 @@ const Command kConvertCommand = {
     "  --shred-variants         shred VARIANT columns into typed columns, in a layout\n"
     "                           taken from the first batch's values\n"
     "  --batch-rows N           rows per batch (65536)\n"
-    "\n" PARQ_WRITE_OPTIONS_HELP "\n" PARQ_PARTITION_OPTIONS_HELP,
+    "  --in-footer-key, --in-column-key, --in-aad-prefix, --in-kms-config\n"
+    "                           the keys of an encrypted Parquet IN\n"
+    "\n" PARQ_WRITE_OPTIONS_HELP "\n" PARQ_ENCRYPTION_HELP "\n" PARQ_PARTITION_OPTIONS_HELP,
     run_convert,
 };
 

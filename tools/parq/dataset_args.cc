@@ -18,7 +18,7 @@ bool is_single_file(const std::vector<std::string>& locations) {
 }
 
 std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& locations, const Args& args, int threads,
-                                            filter::ExpressionPtr filter) {
+                                            filter::ExpressionPtr filter, const std::string& key_prefix) {
   DatasetOptions options;
   options.hive_partitioning = !args.flag("no-hive");
   if (args.flag("by-field-id")) options.schema_match = SchemaMatch::kByFieldId;
@@ -30,7 +30,7 @@ std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& loca
   }
   options.threads = threads;
   options.filter = std::move(filter);
-  options.reader.footer.decryption = decryption_options(args, "");
+  options.reader.footer.decryption = decryption_options(args, "", key_prefix);
   return Dataset::open(locations, options);
 }
 

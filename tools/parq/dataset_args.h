@@ -35,7 +35,8 @@ bool is_single_file(const std::vector<std::string>& locations);
 // `filter`: the read's, which leaves out files by their partition values
 // before their footers are read.
 std::shared_ptr<const Dataset> open_dataset(const std::vector<std::string>& locations, const Args& args,
-                                            int threads = 1, filter::ExpressionPtr filter = nullptr);
+                                            int threads = 1, filter::ExpressionPtr filter = nullptr,
+                                            const std::string& key_prefix = "");
 
 // The positionals, at least one ("FILE..." in the error).
 const std::vector<std::string>& expect_locations(const Args& args);

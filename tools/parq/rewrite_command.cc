@@ -8,6 +8,7 @@
 #include "batch_sink.h"
 #include "command.h"
 #include "dataset_args.h"
+#include "key_args.h"
 #include "list_options.h"
 #include "parq/file/batch_reader.h"
 #include "parq/file/file_writer.h"
@@ -17,8 +18,9 @@ namespace parq::tool {
 namespace {
 
 int run_rewrite(const std::vector<std::string>& argv) {
-  Args args(argv, with_dataset_options(
-                      with_partition_options(with_write_options({{"batch-rows", true}, {"no-verify-crc", false}}))));
+  Args args(argv, with_key_options(with_encryption_options(with_dataset_options(with_partition_options(
+                                       with_write_options({{"batch-rows", true}, {"no-verify-crc", false}})))),
+                                   "in-"));
   const auto& paths = args.expect_positionals({"IN", "OUT"});
   WriteOptions options = parse_write_options(args);
   ReadOptions read;
@@ -29,7 +31,7 @@ int run_rewrite(const std::vector<std::string>& argv) {
   if (!is_single_file({paths[0]})) {
     // A dataset (a folder, a glob, a _metadata file) rewritten as one
     // table: its united schema, partition columns included.
-    auto dataset = open_dataset({paths[0]}, args, read.threads);
+    auto dataset = open_dataset({paths[0]}, args, read.threads, nullptr, "in-");
     DatasetReadOptions all;
     all.read = read;
     BatchSink sink(paths[1], dataset->schema(), options, args);
@@ -38,7 +40,7 @@ int run_rewrite(const std::vector<std::string>& argv) {
     sink.close();
     return 0;
   }
-  auto in = FileReader::open(paths[0]);
+  auto in = FileReader::open(paths[0], reader_options(args, paths[0], "in-"));
   if (in->metadata().key_value_metadata) options.key_value_metadata = *in->metadata().key_value_metadata;
   // Each column keeps the source's float order unless --float-order names one.
   if (!args.value("float-order") && in->metadata().column_orders) {
@@ -70,7 +72,10 @@ const Command kRewriteCommand = {
     "\n"
     "  --batch-rows N           rows read at a time (65536)\n"
     "  --no-verify-crc          read IN without checking page checksums\n"
-    "\n" PARQ_WRITE_OPTIONS_HELP "\n" PARQ_PARTITION_OPTIONS_HELP,
+    "  --in-footer-key, --in-column-key, --in-aad-prefix, --in-kms-config\n"
+    "                           the keys of an encrypted IN (as --footer-key, ...\n"
+    "                           of the reading commands)\n"
+    "\n" PARQ_WRITE_OPTIONS_HELP "\n" PARQ_ENCRYPTION_HELP "\n" PARQ_PARTITION_OPTIONS_HELP,
     run_rewrite,
 };
 
