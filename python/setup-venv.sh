@@ -2,7 +2,7 @@
 # Creates or updates the virtual environment of the Python package: .venv at
 # the repository root (PARQ_VENV to put it elsewhere), with parq built from
 # this checkout, its test extras (pytest, pyarrow, polars, duckdb, pandas,
-# numpy) and the engines of the distributed tests (the dask, ray and spark
+# numpy, cryptography) and the engines of the distributed tests (the dask, ray and spark
 # extras: dask[distributed], ray[data], pyspark 4). The extension builds in
 # python/build/<wheel tag>/ without build isolation, so a second run recompiles only what changed; ccache, when
 # present, shares objects with the other build trees of the checkout.

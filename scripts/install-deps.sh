@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   clang libclang-rt-14-dev
   libxxhash-dev libsnappy-dev libdeflate-dev libbrotli-dev libzstd-dev liblz4-dev liblzo2-dev
-  python3-dev python3-venv openjdk-17-jre-headless
+  python3-dev python3-venv openjdk-17-jre-headless maven
   libcurl4-openssl-dev libssl-dev nginx-light
 )
 

@@ -132,12 +132,46 @@ def dist_dataset(tmp_path_factory) -> Path:
     return directory
 
 
+def parquet_hadoop_tests_jar() -> Path:
+    """parquet-hadoop's tests jar, which holds parquet-java's in-memory KMS
+    (org.apache.parquet.crypto.keytools.mocks.InMemoryKMS) for
+    test_spark_encryption.py, in the version of the parquet-hadoop jar that
+    pyspark ships. Maven fetches it from Maven Central into its local
+    repository (~/.m2, or PARQ_MAVEN_REPO) the first time; later runs find it
+    there without Maven. Raises RuntimeError when it cannot be had."""
+    import glob
+    import subprocess
+
+    import pyspark
+
+    jars = glob.glob(os.path.join(os.path.dirname(pyspark.__file__), "jars", "parquet-hadoop-[0-9]*.jar"))
+    if len(jars) != 1:
+        raise RuntimeError(f"pyspark's parquet-hadoop jar not found (or several): {jars}")
+    version = os.path.basename(jars[0])[len("parquet-hadoop-") : -len(".jar")]
+    repo = Path(os.environ.get("PARQ_MAVEN_REPO", Path.home() / ".m2" / "repository"))
+    jar = repo / "org/apache/parquet/parquet-hadoop" / version / f"parquet-hadoop-{version}-tests.jar"
+    if jar.is_file():
+        return jar
+    command = ["mvn", "-q", "-B", f"-Dmaven.repo.local={repo}", "dependency:get", "-Dtransitive=false",
+               f"-Dartifact=org.apache.parquet:parquet-hadoop:{version}:jar:tests"]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise RuntimeError(f"fetching {jar.name} with Maven ({' '.join(command)}): {e}") from e
+    if proc.returncode != 0 or not jar.is_file():
+        raise RuntimeError(f"Maven did not fetch {jar.name} ({' '.join(command)}):\n{proc.stdout}{proc.stderr}")
+    return jar
+
+
 @pytest.fixture(scope="session")
 def spark():
     """One local Spark session (two cores) for every Spark test, with the parq data
     source registered. The session zone is not UTC on purpose: instants must not
     depend on it. Old dates and timestamps are written proleptic (CORRECTED), as
-    Spark reads them back; test_spark_interop.py covers the LEGACY mode apart."""
+    Spark reads them back; test_spark_interop.py covers the LEGACY mode apart.
+    parquet-hadoop's tests jar is on the driver's class path, for parquet-java's
+    in-memory KMS (test_spark_encryption.py); without it the other Spark tests
+    still run, and test_spark_encryption.py fails."""
     from pyspark.sql import SparkSession
 
     from parq.spark import ParqDataSource
@@ -145,8 +179,15 @@ def spark():
     # Python workers run this interpreter, which has parq installed.
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    builder = SparkSession.builder
+    try:
+        builder = builder.config("spark.driver.extraClassPath", str(parquet_hadoop_tests_jar()))
+    except RuntimeError as e:  # test_spark_encryption.py fails with it
+        import warnings
+
+        warnings.warn(f"Spark without parquet-java's in-memory KMS: {e}")
     session = (
-        SparkSession.builder.master("local[2]")
+        builder.master("local[2]")
         .appName("parq-tests")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
