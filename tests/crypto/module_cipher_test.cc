@@ -24,8 +24,6 @@ std::string unhex(const std::string& hex) {
 
 std::span<const uint8_t> bytes(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
-std::string text(std::span<const uint8_t> b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
-
 // The GCM specification's test case 2 (zero key, zero nonce, one zero block).
 TEST(Aes, GcmMatchesThePublishedVector) {
   const std::string key(16, '\0'), nonce(12, '\0'), plain(16, '\0');
