@@ -74,6 +74,7 @@ const FileDecryptor::Resolved& FileDecryptor::resolve(const std::string& cache_k
       key = options_.key_retriever(key_metadata.value_or(""));
     } catch (const Error& e) {
       r.why = "its key could not be retrieved: " + e.detail();
+      r.failed = true;
       return r;
     }
     if (key.empty()) {
@@ -96,10 +97,11 @@ const FileDecryptor::Resolved& FileDecryptor::resolve(const std::string& cache_k
   return r;
 }
 
-std::optional<ModuleCipher> FileDecryptor::footer_cipher(std::string* why) const {
+std::optional<ModuleCipher> FileDecryptor::footer_cipher(std::string* why, bool* failed) const {
   const Resolved& r = resolve("", options_.footer_key, footer_key_metadata_, "the footer key");
   if (!r.key) {
     if (why) *why = r.why;
+    if (failed) *failed = r.failed;
     return std::nullopt;
   }
   return ModuleCipher(r.key, file_aad_, algorithm_);

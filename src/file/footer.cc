@@ -106,7 +106,12 @@ void check_signed_footer(const uint8_t* start, size_t used, uint32_t length, con
   // Without the footer key (a reader given only column keys) the footer is
   // read as a legacy reader reads it, unverified (signature_verified stays
   // false); the encrypted columns' own metadata still authenticates.
-  std::optional<crypto::ModuleCipher> cipher = footer.decryptor->footer_cipher();
+  std::string why;
+  bool failed = false;
+  std::optional<crypto::ModuleCipher> cipher = footer.decryptor->footer_cipher(&why, &failed);
+  if (!cipher && failed)
+    throw Error(ErrorKind::kUnsupported, {.file = name},
+                "the plaintext footer's signature cannot be checked with the footer key: " + why);
   if (!cipher) return;
   if (!cipher->verify_footer({start, used}, {start + used, crypto::kSignatureSize}))
     throw Error(ErrorKind::kCorrupt, {.file = name},

@@ -39,8 +39,9 @@ class FileDecryptor {
   const std::optional<std::string>& footer_key_metadata() const { return footer_key_metadata_; }
 
   // The footer key's cipher, or nullopt when it is neither given nor
-  // retrievable (`why` then says what failed, when something did).
-  std::optional<ModuleCipher> footer_cipher(std::string* why = nullptr) const;
+  // retrievable: `why` then says why, and `failed` whether retrieving it
+  // failed (the KMS refused) rather than no key being known for it.
+  std::optional<ModuleCipher> footer_cipher(std::string* why = nullptr, bool* failed = nullptr) const;
 
   // The cipher of a column chunk: invalid (valid() false) for a plaintext
   // chunk. Throws parq::Error (kUnsupported) naming the column when its key
@@ -53,7 +54,8 @@ class FileDecryptor {
  private:
   struct Resolved {
     std::shared_ptr<const DataKey> key;
-    std::string why;  // when key is null: what failed
+    std::string why;      // when key is null: what failed
+    bool failed = false;  // the retriever threw
   };
   const Resolved& resolve(const std::string& cache_key, const std::string& explicit_key,
                           const std::optional<std::string>& key_metadata, const std::string& what) const;
