@@ -73,7 +73,7 @@ const FileDecryptor::Resolved& FileDecryptor::resolve(const std::string& cache_k
     try {
       key = options_.key_retriever(key_metadata.value_or(""));
     } catch (const Error& e) {
-      r.why = "its key could not be retrieved: " + e.detail();
+      r.why = "its key could not be retrieved: " + std::string(e.what());
       r.failed = true;
       return r;
     }
