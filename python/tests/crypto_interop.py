@@ -21,6 +21,7 @@ import subprocess
 from pathlib import Path
 from typing import Dict, List, Optional
 
+import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 REPO = Path(__file__).resolve().parents[2]
@@ -375,3 +376,18 @@ def pyarrow_kms_client_class():
             return unwrap(wrapped_key, self.master_keys[master_key_identifier], master_key_identifier)
 
     return InMemoryKmsClient
+
+
+# Fixtures both interop files use (imported there by name).
+@pytest.fixture(scope="module")
+def kms_config(tmp_path_factory) -> Path:
+    return write_kms_config(tmp_path_factory.mktemp("kms") / "kms.json")
+
+
+@pytest.fixture(scope="module")
+def plain_source(tmp_path_factory) -> Path:
+    import pyarrow.parquet as pq
+
+    path = tmp_path_factory.mktemp("source") / "plain.parquet"
+    pq.write_table(arrow_table(), path, row_group_size=64)
+    return path

@@ -33,6 +33,7 @@ import pyarrow.parquet.encryption as pe
 import pytest
 
 import crypto_interop as ci
+from crypto_interop import kms_config, plain_source  # noqa: F401  (fixtures)
 
 CASES = ci.matrix()
 
@@ -46,18 +47,6 @@ def kms():
 def crypto_factory():
     client = ci.pyarrow_kms_client_class()
     return pe.CryptoFactory(lambda config: client(config))
-
-
-@pytest.fixture(scope="module")
-def kms_config(tmp_path_factory) -> Path:
-    return ci.write_kms_config(tmp_path_factory.mktemp("kms") / "kms.json")
-
-
-@pytest.fixture(scope="module")
-def plain_source(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("source") / "plain.parquet"
-    pq.write_table(ci.arrow_table(), path, row_group_size=64)
-    return path
 
 
 def _encryption_config(case: ci.Case):

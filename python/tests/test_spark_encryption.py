@@ -40,6 +40,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import crypto_interop as ci
+from crypto_interop import kms_config, plain_source  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.spark
 
@@ -86,18 +87,6 @@ def kms_spark(spark):
     except Exception as e:  # py4j's error for a ClassNotFoundException
         pytest.fail(f"InMemoryKMS is not on the Spark session's class path ({jar}; the spark fixture adds it): {e}")
     return spark
-
-
-@pytest.fixture(scope="module")
-def kms_config(tmp_path_factory) -> Path:
-    return ci.write_kms_config(tmp_path_factory.mktemp("kms") / "kms.json")
-
-
-@pytest.fixture(scope="module")
-def plain_source(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("source") / "plain.parquet"
-    pq.write_table(ci.arrow_table(), path, row_group_size=64)
-    return path
 
 
 def _spark_rows(spark, path: Path) -> list:

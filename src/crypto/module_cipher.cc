@@ -39,6 +39,20 @@ void check_ordinal(int32_t v, const char* what) {
                     " does not fit the 16 bits an encrypted file's AAD gives it");
 }
 
+// A module's AAD: on the stack for the usual short file AADs (a long AAD
+// prefix goes to the heap), so that a module costs no allocation.
+class AadBuffer {
+ public:
+  explicit AadBuffer(size_t file_aad_size) {
+    if (file_aad_size + 7 > sizeof stack_) heap_.reset(new uint8_t[file_aad_size + 7]);
+  }
+  uint8_t* data() { return heap_ ? heap_.get() : stack_; }
+
+ private:
+  uint8_t stack_[256];
+  std::unique_ptr<uint8_t[]> heap_;
+};
+
 }  // namespace
 
 const char* to_string(Algorithm algorithm) {
@@ -137,15 +151,9 @@ std::span<const uint8_t> ModuleCipher::decrypt(ModuleType type, std::span<const 
   }
   const size_t n = size - kGcmOverhead;
   out.resize(n);
-  uint8_t stack_aad[256];
-  std::unique_ptr<uint8_t[]> heap_aad;
-  uint8_t* aad = stack_aad;
-  if (file_aad_->size() + 7 > sizeof stack_aad) {
-    heap_aad.reset(new uint8_t[file_aad_->size() + 7]);
-    aad = heap_aad.get();
-  }
-  const size_t aad_size = module_aad(type, page, aad);
-  if (!gcm_decrypt(key_->bytes, nonce, {aad, aad_size}, {body, n}, body + n, out.data()))
+  AadBuffer aad(file_aad_->size());
+  const size_t aad_size = module_aad(type, page, aad.data());
+  if (!gcm_decrypt(key_->bytes, nonce, {aad.data(), aad_size}, {body, n}, body + n, out.data()))
     throw Error(ErrorKind::kCorrupt, {},
                 std::string("the ") + to_string(type) +
                     " does not authenticate: a wrong key, a wrong AAD prefix, or bytes altered or moved");
@@ -175,15 +183,9 @@ size_t ModuleCipher::encrypt(ModuleType type, std::span<const uint8_t> plaintext
     ctr_crypt(key_->bytes, nonce, plaintext, body);
     return size;
   }
-  uint8_t stack_aad[256];
-  std::unique_ptr<uint8_t[]> heap_aad;
-  uint8_t* aad = stack_aad;
-  if (file_aad_->size() + 7 > sizeof stack_aad) {
-    heap_aad.reset(new uint8_t[file_aad_->size() + 7]);
-    aad = heap_aad.get();
-  }
-  const size_t aad_size = module_aad(type, page, aad);
-  gcm_encrypt(key_->bytes, nonce, {aad, aad_size}, plaintext, body, body + plaintext.size());
+  AadBuffer aad(file_aad_->size());
+  const size_t aad_size = module_aad(type, page, aad.data());
+  gcm_encrypt(key_->bytes, nonce, {aad.data(), aad_size}, plaintext, body, body + plaintext.size());
   return size;
 }
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "../filter/bound_filter.h"
+#include "../util/hex.h"
 #include "dataset_parts.h"
 #include "discovery.h"
 #include "parq/error.h"
@@ -45,19 +46,12 @@ void LazyInput::do_read_at(uint64_t offset, size_t n, uint8_t* out) { inner().re
 
 namespace {
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string unescape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() + 0 && hex_digit(text[i + 1]) >= 0 && hex_digit(text[i + 2]) >= 0) {
-      out += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
+    if (text[i] == '%' && i + 2 < text.size() + 0 && hex_value(text[i + 1]) >= 0 && hex_value(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
       i += 2;
     } else {
       out += text[i];

@@ -2,6 +2,7 @@
 
 #include "../crypto/aes.h"
 #include "../util/base64.h"
+#include "../util/hex.h"
 #include "local_text.h"
 #include "parq/error.h"
 #include "parq/keys/key_tools.h"
@@ -22,20 +23,13 @@ bool valid_key_size(size_t n) { return n == 16 || n == 24 || n == 32; }
   throw Error(ErrorKind::kInvalidArgument, {}, "KMS config: " + detail);
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string decode_hex_key(std::string_view id, std::string_view hex) {
   if (hex.size() % 2 != 0)
     bad_config("master key '" + std::string(id) + "' has an odd number of hexadecimal digits (" +
                std::to_string(hex.size()) + ")");
   std::string key(hex.size() / 2, '\0');
   for (size_t i = 0; i < hex.size(); ++i) {
-    const int d = hex_digit(hex[i]);
+    const int d = hex_value(hex[i]);
     if (d < 0)
       bad_config("master key '" + std::string(id) + "' is not hexadecimal: '" + std::string(1, hex[i]) +
                  "' at character " + std::to_string(i + 1));

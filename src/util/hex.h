@@ -1,5 +1,6 @@
 // Lowercase hexadecimal of bytes, two digits a byte, no separators: the
-// form digests take in S3 signatures and FILE reference checksums.
+// form digests take in S3 signatures and FILE reference checksums; and
+// the digits' values, for keys and escapes given in hex.
 //
 // Private to the library (src/).
 #pragma once
@@ -18,6 +19,14 @@ inline std::string lower_hex(const uint8_t* p, size_t n) {
     out[2 * i + 1] = kDigits[p[i] & 15];
   }
   return out;
+}
+
+// The value of a hexadecimal digit (either case), or -1.
+inline int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
 }
 
 }  // namespace parq

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "../rows_text.h"
 #include "../test_paths.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
@@ -25,6 +26,7 @@ namespace {
 
 using testing::corpus_dir;
 using ::testing::HasSubstr;
+using testing::rows_of;
 
 std::string data(const std::string& name) { return (corpus_dir() / "data" / name).string(); }
 
@@ -54,14 +56,6 @@ ReaderOptions with(crypto::DecryptionOptions keys) {
   ReaderOptions options;
   options.footer.decryption = std::move(keys);
   return options;
-}
-
-std::string rows_of(const FileReader& file, const ReadOptions& options = {}) {
-  auto source = read_batches(file, options);
-  RecordBatch batch;
-  std::string out;
-  while (source->next(batch)) text::RowJsonWriter(batch).append_rows(out, 0, batch.num_rows);
-  return out;
 }
 
 Error caught(const std::function<void()>& f) {

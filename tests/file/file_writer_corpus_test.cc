@@ -12,10 +12,13 @@
 #include "parq/file/file_reader.h"
 #include "parq/file/file_writer.h"
 #include "parq/text/row_text.h"
+#include "rows_text.h"
 #include "test_paths.h"
 
 namespace parq {
 namespace {
+
+using testing::rows_of;
 
 std::vector<std::string> golden_files() {
   std::ifstream index(testing::golden_dir() / "INDEX.tsv");
@@ -36,14 +39,6 @@ ReadOptions read_options(const std::string& path) {
   ReadOptions o;
   o.pages.verify_crc = path.find("corrupt-checksum") == std::string::npos;
   return o;
-}
-
-std::string rows_of(const FileReader& file, const ReadOptions& options = {}) {
-  auto source = read_batches(file, options);
-  RecordBatch batch;
-  std::string out;
-  while (source->next(batch)) text::RowJsonWriter(batch).append_rows(out, 0, batch.num_rows);
-  return out;
 }
 
 Buffer rewrite(const FileReader& in, const ReadOptions& read, const WriteOptions& options) {

@@ -88,7 +88,8 @@ TEST(Footer, EncryptedFooterNeedsAKey) {
   std::string bytes = file_bytes(small_metadata());
   bytes.replace(bytes.size() - 4, 4, "PARE");
   bytes.replace(0, 4, "PARE");
-  EXPECT_THAT(footer_error(bytes), HasSubstr("encrypted file: its footer is encrypted (PARE magic), and no keys were given"));
+  EXPECT_THAT(footer_error(bytes),
+              HasSubstr("encrypted file: its footer is encrypted (PARE magic), and no keys were given"));
 }
 
 TEST(Footer, LengthPastFileStart) {

@@ -6,21 +6,13 @@
 #include <sstream>
 
 #include "../../src/util/base64.h"
+#include "../../src/util/hex.h"
 #include "list_options.h"
 #include "parq/error.h"
 #include "parq/keys/key_tools.h"
 
 namespace parq::tool {
-namespace {
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<OptionSpec> with_key_options(std::vector<OptionSpec> options, const std::string& prefix) {
   // The specs keep pointers to their names for the parser's lifetime.
@@ -133,7 +125,7 @@ std::string parse_key(const std::string& text, const std::string& what) {
   if (text.size() % 2 != 0) throw UsageError(what + ": a hex key needs an even number of digits");
   std::string out;
   for (size_t i = 0; i < text.size(); i += 2) {
-    const int hi = hex_digit(text[i]), lo = hex_digit(text[i + 1]);
+    const int hi = hex_value(text[i]), lo = hex_value(text[i + 1]);
     if (hi < 0 || lo < 0)
       throw UsageError(what + ": '" + text.substr(i, 2) + "' is not hex (give base64:... or @FILE otherwise)");
     out.push_back(static_cast<char>(hi << 4 | lo));
