@@ -27,6 +27,10 @@ case "$target" in
     mkdir -p "$work/footer-seeds"
     scripts/make-fuzz-seeds.sh "$root/../shared/parquet-testing" "$work/footer-seeds"
     seeds=("$work/footer-seeds") ;;
+  encrypted_read_fuzz)
+    mkdir -p "$work/encrypted-seeds"
+    cp "$root"/../shared/parquet-testing/data/*.encrypted "$work/encrypted-seeds/"
+    seeds=("$work/encrypted-seeds" "$root/../shared/parquet-testing/data/aes256") ;;
   file_read_fuzz) seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data" "$root/../shared/parquet-testing/shredded_variant") ;;
 esac
 [ -d "fuzz/corpus/$target" ] && seeds+=("fuzz/corpus/$target")
