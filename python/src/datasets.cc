@@ -145,13 +145,13 @@ void register_datasets(nb::module_& m) {
         Schema schema = stream_schema(stream);
         DatasetWriteOptions d;
         d.write = write_options(options);
-        OutputEncryption encryption =
+        std::optional<keys::FileEncryption> encryption =
             encryption_of(options.contains("encryption") ? options["encryption"] : nb::none());
         // Key material beside files would be one file's for many.
-        if (encryption.commit)
+        if (encryption && !encryption->external_key_material.empty())
           throw Error("external key material is one file's; write_dataset takes internal key material",
                       ErrorKind::kInvalidArgument);
-        d.write.encryption = encryption.options;
+        if (encryption) d.write.encryption = encryption->options;
         d.partition_by = partition_by;
         d.max_rows_per_file = max_rows_per_file;
         d.max_bytes_per_file = max_bytes_per_file;

@@ -1,11 +1,12 @@
 // Keys for encrypted files: the `decryption` and `encryption` arguments as
 // the Python layer normalizes them (parq/_crypto.py), and the in-memory KMS.
+#include "encryption.h"
+
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 
 #include "common.h"
-#include "encryption.h"
 #include "parq/error.h"
 #include "parq/keys/key_tools.h"
 
@@ -31,19 +32,13 @@ nb::dict dict_of(nb::handle v, const std::string& what) {
 // ids to keys in hex.
 std::shared_ptr<keys::InMemoryKms> kms_of(nb::handle v) {
   if (nb::isinstance<nb::str>(v)) return keys::load_kms_config(nb::cast<std::string>(v));
-  std::map<std::string, std::string> master;
+  std::map<std::string, std::string> hex_keys;
   for (auto [k, hex] : dict_of(v, "kms_config")) {
     if (!nb::isinstance<nb::str>(k) || !nb::isinstance<nb::str>(hex))
       invalid("kms_config maps master key ids to keys in hex (both str)");
-    master[nb::cast<std::string>(k)] = nb::cast<std::string>(hex);
+    hex_keys[nb::cast<std::string>(k)] = nb::cast<std::string>(hex);
   }
-  std::string json = "{";
-  for (const auto& [id, hex] : master) {
-    if (json.size() > 1) json += ",";
-    json += "\"" + id + "\":\"" + hex + "\"";
-  }
-  json += "}";
-  return std::make_shared<keys::InMemoryKms>(keys::parse_kms_config(json));
+  return std::make_shared<keys::InMemoryKms>(keys::master_keys_from_hex(hex_keys));
 }
 
 void check_known(const nb::dict& d, std::initializer_list<const char*> known, const char* what) {
@@ -75,59 +70,39 @@ crypto::DecryptionOptions decryption_of(nb::handle decryption) {
   return out;
 }
 
-OutputEncryption encryption_of(nb::handle encryption) {
-  OutputEncryption out;
-  if (encryption.is_none()) return out;
+std::optional<keys::FileEncryption> encryption_of(nb::handle encryption) {
+  if (encryption.is_none()) return std::nullopt;
   nb::dict d = dict_of(encryption, "encryption");
   check_known(d,
               {"footer_key", "column_keys", "plaintext_footer", "algorithm", "aad_prefix", "store_aad_prefix",
                "kms_config", "external_key_material", "double_wrapping", "data_key_bits"},
               "encryption");
   if (!d.contains("footer_key")) invalid("encryption needs a footer_key");
+  keys::EncryptionRequest r;
   const std::string algorithm = d.contains("algorithm") ? nb::cast<std::string>(d["algorithm"]) : "AES_GCM_V1";
   if (algorithm != "AES_GCM_V1" && algorithm != "AES_GCM_CTR_V1")
     invalid("encryption algorithm is AES_GCM_V1 or AES_GCM_CTR_V1, not '" + algorithm + "'");
-  const crypto::Algorithm a =
-      algorithm == "AES_GCM_V1" ? crypto::Algorithm::kAesGcmV1 : crypto::Algorithm::kAesGcmCtrV1;
-  const bool plaintext_footer = d.contains("plaintext_footer") && nb::cast<bool>(d["plaintext_footer"]);
-  const std::string aad_prefix = d.contains("aad_prefix") ? bytes_of(d["aad_prefix"], "encryption aad_prefix") : "";
-  const bool store_aad_prefix = !d.contains("store_aad_prefix") || nb::cast<bool>(d["store_aad_prefix"]);
-  if (d.contains("kms_config")) {
-    // Keys are master key ids: random data keys are wrapped by them.
-    keys::EncryptionConfig c;
-    const std::string footer = nb::cast<std::string>(d["footer_key"]);
-    if (d.contains("column_keys")) {
-      c.footer_key_id = footer;
-      for (auto [column, id] : dict_of(d["column_keys"], "encryption column_keys"))
-        c.column_keys[nb::cast<std::string>(id)].push_back(nb::cast<std::string>(column));
-    } else {
-      c.uniform_key_id = footer;
-    }
-    c.algorithm = a;
-    c.plaintext_footer = plaintext_footer;
-    c.double_wrapping = !d.contains("double_wrapping") || nb::cast<bool>(d["double_wrapping"]);
-    c.internal_key_material = !(d.contains("external_key_material") && nb::cast<bool>(d["external_key_material"]));
-    if (d.contains("data_key_bits")) c.data_key_length_bits = nb::cast<int>(d["data_key_bits"]);
-    c.aad_prefix = aad_prefix;
-    c.store_aad_prefix = store_aad_prefix;
-    keys::CryptoFactory factory(std::move(c), kms_of(d["kms_config"]));
-    auto file = std::make_shared<keys::FileEncryption>(factory.file_encryption());
-    out.options = file->options;
-    if (!file->external_key_material.empty()) out.commit = [file](const std::string& path) { file->commit(path); };
-    return out;
-  }
-  for (const char* needs : {"external_key_material", "double_wrapping", "data_key_bits"})
-    if (d.contains(needs)) invalid(std::string("encryption ") + needs + " needs kms_config");
-  crypto::EncryptionOptions& o = out.options.emplace();
-  o.algorithm = a;
-  o.encrypted_footer = !plaintext_footer;
-  o.aad_prefix = aad_prefix;
-  o.store_aad_prefix = store_aad_prefix;
-  o.footer_key = bytes_of(d["footer_key"], "encryption footer_key");
+  r.algorithm = algorithm == "AES_GCM_V1" ? crypto::Algorithm::kAesGcmV1 : crypto::Algorithm::kAesGcmCtrV1;
+  r.plaintext_footer = d.contains("plaintext_footer") && nb::cast<bool>(d["plaintext_footer"]);
+  if (d.contains("aad_prefix")) r.aad_prefix = bytes_of(d["aad_prefix"], "encryption aad_prefix");
+  r.store_aad_prefix = !d.contains("store_aad_prefix") || nb::cast<bool>(d["store_aad_prefix"]);
+  // With a KMS, keys are master key ids (str); without, the keys (bytes).
+  const bool kms = d.contains("kms_config");
+  auto key = [&](nb::handle v, const char* what) { return kms ? nb::cast<std::string>(v) : bytes_of(v, what); };
+  r.footer_key = key(d["footer_key"], "encryption footer_key");
   if (d.contains("column_keys"))
-    for (auto [column, key] : dict_of(d["column_keys"], "encryption column_keys"))
-      o.column_keys[nb::cast<std::string>(column)].key = bytes_of(key, "a column key");
-  return out;
+    for (auto [column, k] : dict_of(d["column_keys"], "encryption column_keys"))
+      r.column_keys.emplace_back(nb::cast<std::string>(column), key(k, "a column key"));
+  if (kms) {
+    r.kms = kms_of(d["kms_config"]);
+    r.double_wrapping = !d.contains("double_wrapping") || nb::cast<bool>(d["double_wrapping"]);
+    r.internal_key_material = !(d.contains("external_key_material") && nb::cast<bool>(d["external_key_material"]));
+    if (d.contains("data_key_bits")) r.data_key_length_bits = nb::cast<int>(d["data_key_bits"]);
+  } else {
+    for (const char* needs : {"external_key_material", "double_wrapping", "data_key_bits"})
+      if (d.contains(needs)) invalid(std::string("encryption ") + needs + " needs kms_config");
+  }
+  return keys::file_encryption(r);
 }
 
 void register_encryption(nb::module_& m) {

@@ -85,9 +85,8 @@ class PyWriter {
  public:
   PyWriter(const std::string& path, nb::handle schema, const nb::dict& options)
       : path_(path), schema_(import_schema(schema_in(schema))), options_(write_options(options)) {
-    OutputEncryption encryption = encryption_of(options.contains("encryption") ? options["encryption"] : nb::none());
-    options_.encryption = encryption.options;
-    commit_key_material_ = encryption.commit;
+    encryption_ = encryption_of(options.contains("encryption") ? options["encryption"] : nb::none());
+    if (encryption_) options_.encryption = encryption_->options;
     nb::gil_scoped_release release;
     writer_ = FileWriter::open(path_, schema_, options_);
   }
@@ -123,7 +122,7 @@ class PyWriter {
       nb::gil_scoped_release release;
       w.close();
       // Key material beside the file only once the file is complete.
-      if (commit_key_material_) commit_key_material_(path_);
+      if (encryption_) encryption_->commit(path_);
     });
     num_rows_ = w.num_rows();
     closed_ = true;
@@ -161,7 +160,7 @@ class PyWriter {
   std::string path_;
   Schema schema_;
   WriteOptions options_;
-  std::function<void(const std::string&)> commit_key_material_;
+  std::optional<keys::FileEncryption> encryption_;
   std::unique_ptr<FileWriter> writer_;
   int64_t num_rows_ = 0;
   bool closed_ = false;
@@ -263,16 +262,16 @@ void register_writing(nb::module_& m) {
         ArrowArrayStream* stream = stream_in(stream_capsule);
         Schema schema = stream_schema(stream);
         WriteOptions o = write_options(options);
-        OutputEncryption encryption =
+        std::optional<keys::FileEncryption> encryption =
             encryption_of(options.contains("encryption") ? options["encryption"] : nb::none());
-        o.encryption = encryption.options;
+        if (encryption) o.encryption = encryption->options;
         std::unique_ptr<BatchSource> source = import_stream(stream);
         nb::gil_scoped_release release;
         // Destroyed without close() when anything throws: no file appears.
         std::unique_ptr<FileWriter> writer = FileWriter::open(path, schema, std::move(o));
         writer->write_all(*source);
         writer->close();
-        if (encryption.commit) encryption.commit(path);
+        if (encryption) encryption->commit(path);
         return writer->num_rows();
       },
       nb::arg("path"), nb::arg("stream"), nb::arg("options"),

@@ -132,14 +132,10 @@ void PageReader::init(const std::string& input_name, const format::FileMetaData&
                       const std::string& column_name) {
   location_ = {.file = input_name, .row_group = static_cast<int64_t>(row_group), .column = column_name};
   const format::ColumnChunk& chunk = file.row_groups.at(row_group).columns.at(column);
-  if (chunk.crypto_metadata) {
-    if (!options_.decryptor)
-      throw Error(ErrorKind::kUnsupported, location_, "the column is encrypted, and no keys were given");
-    try {
-      cipher_ = options_.decryptor->column_cipher(file, row_group, column);
-    } catch (const Error& e) {
-      throw e.within(location_);
-    }
+  try {
+    cipher_ = crypto::chunk_cipher(options_.decryptor.get(), file, row_group, column);
+  } catch (const Error& e) {
+    throw e.within(location_);
   }
   if (!chunk.meta_data)
     throw Error(ErrorKind::kUnsupported, location_, "column metadata is encrypted (a key is needed)");
@@ -173,10 +169,11 @@ bool PageReader::next(PageInfo& page) {
   page.header_offset = chunk_.segments[segment_].offset + pos_;
   const auto& rows = chunk_.page_first_rows;
   auto at = std::lower_bound(rows.begin(), rows.end(), std::pair<uint64_t, int64_t>{page.header_offset, INT64_MIN});
-  if (at != rows.end() && at->first == page.header_offset) page.first_row = at->second;
-  int32_t known_ordinal = -1;
-  if (at != rows.end() && at->first == page.header_offset && !chunk_.page_ordinals.empty())
-    known_ordinal = chunk_.page_ordinals[static_cast<size_t>(at - rows.begin())];
+  int32_t known_ordinal = -1;  // a data page's, when the offset index placed it
+  if (at != rows.end() && at->first == page.header_offset) {
+    page.first_row = at->second;
+    if (!chunk_.page_ordinals.empty()) known_ordinal = chunk_.page_ordinals[static_cast<size_t>(at - rows.begin())];
+  }
   if (cipher_.valid()) {
     decrypt_header(page, bytes, known_ordinal);
   } else {
@@ -190,7 +187,7 @@ bool PageReader::next(PageInfo& page) {
   }
   const format::PageHeader& h = page.header;
   if (h.type == PageType::DATA_PAGE || h.type == PageType::DATA_PAGE_V2) {
-    if (page.data_page_ordinal < 0) page.data_page_ordinal = known_ordinal >= 0 ? known_ordinal : data_pages_seen_;
+    page.data_page_ordinal = known_ordinal >= 0 ? known_ordinal : data_pages_seen_;
     data_pages_seen_ = page.data_page_ordinal + 1;
   }
   if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0)
@@ -234,40 +231,35 @@ void PageReader::decrypt_header(PageInfo& page, const io::ByteRange& bytes, int3
                     std::to_string(options_.max_header_bytes));
   std::span<const uint8_t> module = rest.first(size);
   // The header's AAD says whether it is the dictionary page's: the first
-  // page may be either, and the metadata says which to try first.
-  const int32_t ordinal = known_ordinal >= 0 ? known_ordinal : data_pages_seen_;
+  // page may be either, tried in the order the metadata suggests; the
+  // first attempt's error is the one reported.
+  struct Aad {
+    ModuleType type;
+    int32_t page;
+  };
+  const Aad data{ModuleType::kDataPageHeader, known_ordinal >= 0 ? known_ordinal : data_pages_seen_};
+  const Aad dictionary{ModuleType::kDictionaryPageHeader, -1};
   const bool first = page.index == 0 && known_ordinal < 0;
   const bool dictionary_first = first && metadata_->dictionary_page_offset.value_or(0) > 0;
+  const Aad tries[2] = {dictionary_first ? dictionary : data, dictionary_first ? data : dictionary};
   std::span<const uint8_t> plain;
   try {
-    if (dictionary_first) {
-      plain = cipher_.decrypt(ModuleType::kDictionaryPageHeader, module, header_plain_);
-    } else {
-      plain = cipher_.decrypt(ModuleType::kDataPageHeader, module, header_plain_, ordinal);
-      page.data_page_ordinal = ordinal;
-    }
+    plain = cipher_.decrypt(tries[0].type, module, header_plain_, tries[0].page);
   } catch (const Error& e) {
     if (!first) throw e.within(location(page));
     try {
-      if (dictionary_first) {
-        plain = cipher_.decrypt(ModuleType::kDataPageHeader, module, header_plain_, ordinal);
-        page.data_page_ordinal = ordinal;
-      } else {
-        plain = cipher_.decrypt(ModuleType::kDictionaryPageHeader, module, header_plain_);
-      }
+      plain = cipher_.decrypt(tries[1].type, module, header_plain_, tries[1].page);
     } catch (const Error&) {
       throw e.within(location(page));
     }
   }
-  size_t used = 0;
+  // What follows the header inside its module is ignored: parquet-java
+  // 1.14 pads some headers with zeros there.
   try {
-    used = format::decode_thrift(plain.data(), plain.size(), page.header, 0);
+    format::decode_thrift(plain.data(), plain.size(), page.header, 0);
   } catch (const Error& e) {
     throw Error(ErrorKind::kCorrupt, location(page), "corrupt page header (decrypted): " + e.detail());
   }
-  // What follows the header inside its module is ignored: parquet-java
-  // 1.14 pads some headers with zeros there.
-  (void)used;
   page.header_size = static_cast<uint32_t>(size);
 }
 

@@ -18,10 +18,6 @@ using format::PageType;
 // compressed, to notice when the column's data changes.
 constexpr int kPagesPerCompressionProbe = 16;
 
-std::span<const uint8_t> bytes_of(const std::string& s) {
-  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
-}
-
 }  // namespace
 
 int32_t checked_int32(int64_t v, const ColumnDescriptor& c, const char* what) {
@@ -57,8 +53,7 @@ void PageSink::start_chunk() {
 }
 
 const crypto::ModuleCipher& PageSink::cipher() {
-  if (!cipher_)
-    cipher_ = std::make_unique<crypto::ModuleCipher>(encryptor_->column_cipher(path_, row_group_, ordinal_));
+  if (!cipher_) cipher_ = encryptor_->column_cipher(path_, row_group_, ordinal_);
   return *cipher_;
 }
 
@@ -121,8 +116,8 @@ int64_t PageSink::write(format::PageHeader& header, const Buffer& levels, const 
   const std::string* stored_header = &header_;
   if (encrypted_) {
     sealed_header_.clear();
-    cipher().encrypt(dictionary ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader, bytes_of(header_),
-                     sealed_header_, page);
+    cipher().encrypt(dictionary ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader,
+                     crypto::bytes_of(header_), sealed_header_, page);
     stored_header = &sealed_header_;
   }
   out.append(*stored_header);

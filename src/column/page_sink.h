@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "parq/compression/codec.h"
@@ -71,7 +72,7 @@ class PageSink {
   bool encrypted_ = false;
   int32_t row_group_ = -1;
   int32_t data_pages_ = 0;  // of the chunk so far: the next one's AAD ordinal
-  std::unique_ptr<crypto::ModuleCipher> cipher_;
+  std::optional<crypto::ModuleCipher> cipher_;
   // Data pages still to store before compression is tried again.
   int pages_until_compression_probe_ = 0;
 

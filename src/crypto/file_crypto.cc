@@ -140,6 +140,13 @@ ModuleCipher FileDecryptor::column_cipher(const format::FileMetaData& file, size
   return *c;
 }
 
+ModuleCipher chunk_cipher(const FileDecryptor* decryptor, const format::FileMetaData& file, size_t row_group,
+                          size_t column) {
+  if (!file.row_groups.at(row_group).columns.at(column).crypto_metadata) return ModuleCipher();
+  if (decryptor == nullptr) throw Error(ErrorKind::kUnsupported, {}, "the column is encrypted, and no keys were given");
+  return decryptor->column_cipher(file, row_group, column);
+}
+
 FileEncryptor::FileEncryptor(EncryptionOptions options) : options_(std::move(options)) {
   check_key(options_.footer_key, "the footer key");
   for (const auto& [path, ck] : options_.column_keys) {

@@ -134,30 +134,36 @@ size_t ModuleCipher::module_size(ModuleType type, std::span<const uint8_t> bytes
   return kLengthSize + static_cast<size_t>(length);
 }
 
-std::span<const uint8_t> ModuleCipher::decrypt(ModuleType type, std::span<const uint8_t> module, Buffer& out,
-                                               int32_t page) const {
+size_t ModuleCipher::plaintext_size(ModuleType type, std::span<const uint8_t> module) const {
   const size_t size = module_size(type, module);
   if (size != module.size())
     throw Error(ErrorKind::kCorrupt, {},
                 std::string("the encrypted ") + to_string(type) + " claims " + std::to_string(size) + " bytes where " +
                     std::to_string(module.size()) + " are stored");
+  return size - overhead(type);
+}
+
+size_t ModuleCipher::decrypt(ModuleType type, std::span<const uint8_t> module, uint8_t* out, int32_t page) const {
+  const size_t n = plaintext_size(type, module);
   const uint8_t* nonce = module.data() + kLengthSize;
   const uint8_t* body = nonce + kNonceSize;
   if (is_ctr(type)) {
-    const size_t n = size - kCtrOverhead;
-    out.resize(n);
-    ctr_crypt(key_->bytes, nonce, {body, n}, out.data());
-    return {out.data(), n};
+    ctr_crypt(key_->bytes, nonce, {body, n}, out);
+    return n;
   }
-  const size_t n = size - kGcmOverhead;
-  out.resize(n);
   AadBuffer aad(file_aad_->size());
   const size_t aad_size = module_aad(type, page, aad.data());
-  if (!gcm_decrypt(key_->bytes, nonce, {aad.data(), aad_size}, {body, n}, body + n, out.data()))
+  if (!gcm_decrypt(key_->bytes, nonce, {aad.data(), aad_size}, {body, n}, body + n, out))
     throw Error(ErrorKind::kCorrupt, {},
                 std::string("the ") + to_string(type) +
                     " does not authenticate: a wrong key, a wrong AAD prefix, or bytes altered or moved");
-  return {out.data(), n};
+  return n;
+}
+
+std::span<const uint8_t> ModuleCipher::decrypt(ModuleType type, std::span<const uint8_t> module, Buffer& out,
+                                               int32_t page) const {
+  out.resize(plaintext_size(type, module));
+  return {out.data(), decrypt(type, module, out.data(), page)};
 }
 
 std::string ModuleCipher::decrypt(ModuleType type, std::span<const uint8_t> module, int32_t page) const {
@@ -212,8 +218,7 @@ bool ModuleCipher::verify_footer(std::span<const uint8_t> footer, std::span<cons
   file_aad.push_back(static_cast<char>(ModuleType::kFooter));
   Buffer cipher(footer.size());
   uint8_t tag[kTagSize];
-  gcm_encrypt(key_->bytes, signature.data(), {reinterpret_cast<const uint8_t*>(file_aad.data()), file_aad.size()},
-              footer, cipher.data(), tag);
+  gcm_encrypt(key_->bytes, signature.data(), bytes_of(file_aad), footer, cipher.data(), tag);
   return CRYPTO_memcmp(tag, signature.data() + kNonceSize, kTagSize) == 0;
 }
 

@@ -411,10 +411,8 @@ class FileBatchReader final : public BatchSource {
         const format::ColumnChunk& chunk = md.row_groups[g].columns[static_cast<size_t>(leaf)];
         if (chunk.meta_data || !chunk.crypto_metadata) continue;
         const ErrorLocation at = chunk_location(file.name(), md, g, static_cast<size_t>(leaf));
-        if (!file.footer().decryptor)
-          throw Error(ErrorKind::kUnsupported, at, "the column is encrypted, and no keys were given");
         try {
-          file.footer().decryptor->column_cipher(md, g, static_cast<size_t>(leaf));
+          crypto::chunk_cipher(file.footer().decryptor.get(), md, g, static_cast<size_t>(leaf));
         } catch (const Error& e) {
           throw e.within(at);
         }

@@ -26,14 +26,17 @@ std::optional<BloomFilter> read_encrypted(io::RandomAccessInput& input, uint64_t
   const uint64_t room = input.size() - offset;
   const auto probe = static_cast<size_t>(std::min(room, kMaxHeaderBytes + crypto::kGcmOverhead));
   io::ByteRange head = io::ByteRange::read(input, offset, probe);
-  Buffer header_plain, bitset_plain;
+  // The plain layout BloomFilter::read takes: the header's own bytes (a
+  // writer may pad its module, as parquet-java pads page headers), then
+  // the bitset, decrypted in place after them.
+  Buffer plain;
   format::BloomFilterHeader header;
   size_t header_module = 0, header_used = 0;
   try {
     header_module = cipher.module_size(ModuleType::kBloomFilterHeader, head.span());
-    std::span<const uint8_t> plain =
-        cipher.decrypt(ModuleType::kBloomFilterHeader, head.span().first(header_module), header_plain);
-    header_used = format::decode_thrift(plain.data(), plain.size(), header, 0);
+    std::span<const uint8_t> h =
+        cipher.decrypt(ModuleType::kBloomFilterHeader, head.span().first(header_module), plain);
+    header_used = format::decode_thrift(h.data(), h.size(), header, 0);
   } catch (const Error& e) {
     throw e.with_context("bloom filter header").within(where);
   }
@@ -45,17 +48,14 @@ std::optional<BloomFilter> read_encrypted(io::RandomAccessInput& input, uint64_t
     fail(where, "the encrypted bitset of " + std::to_string(header.num_bytes) + " bytes at offset " +
                     std::to_string(offset + header_module) + " runs past the end of the file");
   io::ByteRange bitset = io::ByteRange::read(input, offset + header_module, static_cast<size_t>(bitset_module));
+  plain.resize(header_used + static_cast<size_t>(header.num_bytes));
   try {
-    cipher.decrypt(ModuleType::kBloomFilterBitset, bitset.span(), bitset_plain);
+    cipher.decrypt(ModuleType::kBloomFilterBitset, bitset.span(), plain.data() + header_used);
   } catch (const Error& e) {
     throw e.within(where);
   }
-  // Only the header's own bytes: a writer may pad its module (as
-  // parquet-java pads page headers).
-  std::string plain(reinterpret_cast<const char*>(header_plain.data()), header_used);
-  plain.append(reinterpret_cast<const char*>(bitset_plain.data()), bitset_plain.size());
   try {
-    return BloomFilter::read({reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, 0);
+    return BloomFilter::read(plain.span(), 0);
   } catch (const Error& e) {
     if (e.detail().rfind("bloom filter", 0) == 0) throw e.within(where);
     throw e.with_context("bloom filter").within(where);
@@ -90,16 +90,13 @@ std::optional<BloomFilter> read_bloom_filter(io::RandomAccessInput& input, const
     fail(where,
          "offset " + std::to_string(signed_offset) + " is outside the file (" + std::to_string(file_size) + " bytes)");
   const auto offset = static_cast<uint64_t>(signed_offset);
-  if (chunk.crypto_metadata) {
-    if (decryptor == nullptr) fail(where, "the filter is encrypted, and no keys were given", ErrorKind::kUnsupported);
-    crypto::ModuleCipher cipher;
-    try {
-      cipher = decryptor->column_cipher(file, row_group, column);
-    } catch (const Error& e) {
-      throw e.within(where);
-    }
-    return read_encrypted(input, offset, cipher, where);
+  crypto::ModuleCipher cipher;
+  try {
+    cipher = crypto::chunk_cipher(decryptor, file, row_group, column);
+  } catch (const Error& e) {
+    throw e.with_context("bloom filter").within(where);
   }
+  if (cipher.valid()) return read_encrypted(input, offset, cipher, where);
   const uint64_t room = file_size - offset;
 
   uint64_t length = 0;

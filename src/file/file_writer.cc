@@ -325,8 +325,7 @@ class FileWriter::Impl {
         plain.clear();
         format::encode_thrift(*cc.meta_data, plain);
         std::string& sealed = cc.encrypted_column_metadata.emplace();
-        chunk_cipher(g, c).encrypt(crypto::ModuleType::kColumnMetaData,
-                                   {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, sealed);
+        chunk_cipher(g, c).encrypt(crypto::ModuleType::kColumnMetaData, crypto::bytes_of(plain), sealed);
         if (encryptor_->encrypted_footer()) {
           cc.meta_data.reset();
         } else {
@@ -385,7 +384,7 @@ class FileWriter::Impl {
       if (cipher.valid()) {
         plain.clear();
         format::encode_thrift(*(e.*index), plain);
-        cipher.encrypt(type, {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, bytes);
+        cipher.encrypt(type, crypto::bytes_of(plain), bytes);
       } else {
         format::encode_thrift(*(e.*index), bytes);
       }

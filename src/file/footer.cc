@@ -135,8 +135,7 @@ void decrypt_column_metadata(const FooterOptions& options, const std::string& na
       format::ColumnMetaData decrypted;
       try {
         Buffer plain;
-        cipher->decrypt(crypto::ModuleType::kColumnMetaData,
-                        {reinterpret_cast<const uint8_t*>(module.data()), module.size()}, plain);
+        cipher->decrypt(crypto::ModuleType::kColumnMetaData, crypto::bytes_of(module), plain);
         try {
           format::decode_thrift(plain.data(), plain.size(), decrypted, 0, options.limits);
         } catch (const Error& e) {
@@ -237,14 +236,14 @@ void append_encrypted_footer(const format::FileCryptoMetaData& crypto, const for
   format::encode_thrift(crypto, out);
   std::string plain;
   format::encode_thrift(metadata, plain);
-  cipher.encrypt(crypto::ModuleType::kFooter, {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, out);
+  cipher.encrypt(crypto::ModuleType::kFooter, crypto::bytes_of(plain), out);
   append_tail(out, start, kEncryptedMagic);
 }
 
 void append_signed_footer(const format::FileMetaData& metadata, const crypto::ModuleCipher& cipher, std::string& out) {
   size_t start = out.size();
   format::encode_thrift(metadata, out);
-  out += cipher.sign_footer({reinterpret_cast<const uint8_t*>(out.data() + start), out.size() - start});
+  out += cipher.sign_footer(crypto::bytes_of(std::string_view(out).substr(start)));
   append_tail(out, start, kMagic);
 }
 

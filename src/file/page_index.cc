@@ -163,14 +163,10 @@ std::optional<PageIndex> decode_chunk_indexes(const FileMetaData& file, size_t r
   if (!ranges.column_index && !ranges.offset_index) return std::nullopt;
   const ErrorLocation at = chunk_location(std::string(where), file, row_group, column);
   crypto::ModuleCipher cipher;
-  if (file.row_groups[row_group].columns[column].crypto_metadata) {
-    if (decryptor == nullptr)
-      throw Error(ErrorKind::kUnsupported, at, "the page index is encrypted, and no keys were given");
-    try {
-      cipher = decryptor->column_cipher(file, row_group, column);
-    } catch (const Error& e) {
-      throw e.within(at);
-    }
+  try {
+    cipher = crypto::chunk_cipher(decryptor, file, row_group, column);
+  } catch (const Error& e) {
+    throw e.within(at);
   }
   const format::RowGroup& rg = file.row_groups[row_group];
   if (rg.num_rows < 0) throw Error(ErrorKind::kCorrupt, at, "negative row count " + std::to_string(rg.num_rows));

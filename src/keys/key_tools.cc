@@ -133,6 +133,50 @@ void FileEncryption::commit(const std::string& data_file_path) const {
   if (!external_key_material.empty()) write_key_material(data_file_path, external_key_material);
 }
 
+namespace {
+
+// What every way of making a file's keys sets alike.
+crypto::EncryptionOptions options_without_keys(crypto::Algorithm algorithm, bool plaintext_footer,
+                                               const std::string& aad_prefix, bool store_aad_prefix) {
+  crypto::EncryptionOptions o;
+  o.algorithm = algorithm;
+  o.encrypted_footer = !plaintext_footer;
+  o.aad_prefix = aad_prefix;
+  o.store_aad_prefix = store_aad_prefix;
+  return o;
+}
+
+}  // namespace
+
+FileEncryption file_encryption(const EncryptionRequest& r) {
+  if (!r.kms) {
+    if (!r.double_wrapping || !r.internal_key_material || r.data_key_length_bits != 128)
+      throw Error(ErrorKind::kInvalidArgument, {},
+                  "double wrapping, external key material and the data key length need a KMS");
+    FileEncryption out;
+    crypto::EncryptionOptions& o = out.options;
+    o = options_without_keys(r.algorithm, r.plaintext_footer, r.aad_prefix, r.store_aad_prefix);
+    o.footer_key = r.footer_key;
+    for (const auto& [column, key] : r.column_keys) o.column_keys[column].key = key;
+    return out;
+  }
+  EncryptionConfig c;
+  if (r.column_keys.empty()) {
+    c.uniform_key_id = r.footer_key;
+  } else {
+    c.footer_key_id = r.footer_key;
+    for (const auto& [column, id] : r.column_keys) c.column_keys[id].push_back(column);
+  }
+  c.algorithm = r.algorithm;
+  c.plaintext_footer = r.plaintext_footer;
+  c.double_wrapping = r.double_wrapping;
+  c.internal_key_material = r.internal_key_material;
+  c.data_key_length_bits = r.data_key_length_bits;
+  c.aad_prefix = r.aad_prefix;
+  c.store_aad_prefix = r.store_aad_prefix;
+  return CryptoFactory(std::move(c), r.kms).file_encryption();
+}
+
 CryptoFactory::CryptoFactory(EncryptionConfig config, std::shared_ptr<KmsClient> kms)
     : config_(std::move(config)), kms_(std::move(kms)) {
   auto bad = [](const std::string& detail) { throw Error(ErrorKind::kInvalidArgument, {}, detail); };
@@ -178,10 +222,7 @@ FileEncryption CryptoFactory::file_encryption() {
 
   FileEncryption file;
   crypto::EncryptionOptions& o = file.options;
-  o.algorithm = config_.algorithm;
-  o.encrypted_footer = !config_.plaintext_footer;
-  o.aad_prefix = config_.aad_prefix;
-  o.store_aad_prefix = config_.store_aad_prefix;
+  o = options_without_keys(config_.algorithm, config_.plaintext_footer, config_.aad_prefix, config_.store_aad_prefix);
   o.footer_key = random_key(dek_length);
   o.footer_key_metadata =
       wrapper.key_metadata(o.footer_key, uniform ? config_.uniform_key_id : config_.footer_key_id, true);

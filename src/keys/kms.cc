@@ -4,6 +4,7 @@
 #include "../util/base64.h"
 #include "../util/hex.h"
 #include "local_text.h"
+#include "parq/crypto/module_cipher.h"
 #include "parq/error.h"
 #include "parq/keys/key_tools.h"
 #include "parq/text/json_text.h"
@@ -14,8 +15,6 @@ namespace {
 
 constexpr size_t kNonceSize = 12;
 constexpr size_t kTagSize = 16;
-
-std::span<const uint8_t> bytes_of(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
 bool valid_key_size(size_t n) { return n == 16 || n == 24 || n == 32; }
 
@@ -47,7 +46,8 @@ std::string wrap_key_locally(std::string_view key, std::string_view wrapping_key
   std::string out(kNonceSize + key.size() + kTagSize, '\0');
   auto* p = reinterpret_cast<uint8_t*>(out.data());
   crypto::random_bytes(p, kNonceSize);
-  crypto::gcm_encrypt(wrapping_key, p, bytes_of(aad), bytes_of(key), p + kNonceSize, p + kNonceSize + key.size());
+  crypto::gcm_encrypt(wrapping_key, p, crypto::bytes_of(aad), crypto::bytes_of(key), p + kNonceSize,
+                      p + kNonceSize + key.size());
   std::string quoted;
   text::append_base64(quoted, out);
   return quoted.substr(1, quoted.size() - 2);
@@ -62,7 +62,7 @@ std::string unwrap_key_locally(std::string_view wrapped, std::string_view wrappi
   const auto* p = reinterpret_cast<const uint8_t*>(raw->data());
   const size_t n = raw->size() - kNonceSize - kTagSize;
   std::string key(n, '\0');
-  if (!crypto::gcm_decrypt(wrapping_key, p, bytes_of(aad), {p + kNonceSize, n}, p + kNonceSize + n,
+  if (!crypto::gcm_decrypt(wrapping_key, p, crypto::bytes_of(aad), {p + kNonceSize, n}, p + kNonceSize + n,
                            reinterpret_cast<uint8_t*>(key.data())))
     throw Error(ErrorKind::kCorrupt, {},
                 "a wrapped key does not authenticate (AES-GCM): a wrong wrapping key or altered key material");
@@ -116,9 +116,18 @@ std::map<std::string, std::string> parse_kms_config(std::string_view json) {
       bad_config("master key '" + std::string(node.key) + "' is not a string of hexadecimal digits");
     if (node.key.empty()) bad_config("a master key id is empty");
     if (keys.count(std::string(node.key))) bad_config("master key '" + std::string(node.key) + "' is given twice");
-    keys.emplace(std::string(node.key), decode_hex_key(node.key, node.text));
+    keys.emplace(std::string(node.key), std::string(node.text));
   }
-  if (keys.empty()) bad_config("no master keys");
+  return master_keys_from_hex(keys);
+}
+
+std::map<std::string, std::string> master_keys_from_hex(const std::map<std::string, std::string>& hex_keys) {
+  if (hex_keys.empty()) bad_config("no master keys");
+  std::map<std::string, std::string> keys;
+  for (const auto& [id, hex] : hex_keys) {
+    if (id.empty()) bad_config("a master key id is empty");
+    keys.emplace(id, decode_hex_key(id, hex));
+  }
   return keys;
 }
 

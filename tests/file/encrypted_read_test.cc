@@ -165,6 +165,25 @@ TEST(EncryptedRead, PlaintextColumnsNeedNoColumnKeysAndEncryptedOnesFailOnlyWhen
             ErrorKind::kUnsupported);
 }
 
+// An encrypted footer with only column keys given; an encrypted column's
+// page index read without keys (its bloom filter: encrypted_write_test).
+TEST(EncryptedRead, WhatCannotBeDecryptedWithoutItsKeyIsNamed) {
+  crypto::DecryptionOptions columns_only = keys_128();
+  columns_only.footer_key.clear();
+  Error footer =
+      caught([&] { FileReader::open(data("encrypt_columns_and_footer.parquet.encrypted"), with(columns_only)); });
+  EXPECT_EQ(footer.kind(), ErrorKind::kUnsupported);
+  EXPECT_THAT(footer.what(), HasSubstr("the encrypted footer needs the footer key"));
+
+  auto legacy = FileReader::open(data("encrypt_columns_plaintext_footer.parquet.encrypted"));
+  const size_t double_field = 5;
+  ASSERT_TRUE(legacy->metadata().row_groups[0].columns[double_field].crypto_metadata);
+  Error index = caught([&] { read_page_index(*legacy, 0, double_field); });
+  EXPECT_EQ(index.kind(), ErrorKind::kUnsupported) << index.what();
+  EXPECT_EQ(index.location().column, "double_field") << index.what();
+  EXPECT_THAT(index.what(), HasSubstr("no keys were given"));
+}
+
 TEST(EncryptedRead, WrongKeysAndPrefixesAreNamed) {
   crypto::DecryptionOptions wrong_footer = keys_128();
   wrong_footer.footer_key = "1234567890123450";

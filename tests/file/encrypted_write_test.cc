@@ -540,6 +540,15 @@ TEST(EncryptedWrite, PlaintextFooterOpensWithoutKeysForThePlaintextColumns) {
   ReadOptions secret;
   secret.columns = {"secret"};
   EXPECT_THROW(rows_of(*file, secret), Error);
+  // Its bloom filter is encrypted too: without keys, an error naming it.
+  try {
+    read_bloom_filter(*file, 0, 1);
+    ADD_FAILURE() << "an encrypted bloom filter read without keys";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnsupported) << e.what();
+    EXPECT_EQ(e.location().column, "secret") << e.what();
+    EXPECT_NE(std::string(e.what()).find("no keys were given"), std::string::npos) << e.what();
+  }
   // Only the key of the column read is needed.
   crypto::DecryptionOptions some;
   some.column_keys = {{"secret", kSecretKey}};

@@ -527,5 +527,38 @@ TEST(KmsConfigKeys, InconsistentEncryptionConfigsAreRefused) {
   EXPECT_THAT([] { CryptoFactory(column_config(true, true), nullptr); }, throws(ErrorKind::kInvalidArgument));
 }
 
+// What the tool and Python hand over: explicit keys pass through as they
+// are; master key ids become wrapped data keys; wrapping settings without a
+// KMS are refused.
+TEST(EncryptionRequests, ExplicitKeysOrMasterKeyIds) {
+  EncryptionRequest explicit_keys;
+  explicit_keys.footer_key = "0123456789012345";
+  explicit_keys.column_keys = {{"a.b", "1234567890123450"}};
+  explicit_keys.plaintext_footer = true;
+  explicit_keys.aad_prefix = "t";
+  FileEncryption e = file_encryption(explicit_keys);
+  EXPECT_EQ(e.options.footer_key, "0123456789012345");
+  EXPECT_EQ(e.options.column_keys.at("a.b").key, "1234567890123450");
+  EXPECT_FALSE(e.options.encrypted_footer);
+  EXPECT_EQ(e.options.aad_prefix, "t");
+  EXPECT_TRUE(e.external_key_material.empty());
+
+  EncryptionRequest ids = explicit_keys;
+  ids.footer_key = "kf";
+  ids.column_keys = {{"a.b", "kc1"}};
+  ids.kms = std::make_shared<InMemoryKms>(java_master_keys());
+  ids.internal_key_material = false;
+  e = file_encryption(ids);
+  EXPECT_EQ(e.options.footer_key.size(), 16u);
+  EXPECT_NE(e.options.footer_key, "0123456789012345");  // a data key, not the master key
+  EXPECT_EQ(e.options.column_keys.count("a.b"), 1u);
+  EXPECT_FALSE(e.external_key_material.empty());
+
+  explicit_keys.double_wrapping = false;
+  EXPECT_THAT([&] { file_encryption(explicit_keys); }, throws(ErrorKind::kInvalidArgument, "need a KMS"));
+  EXPECT_THAT([] { master_keys_from_hex({{"kf", "3031"}}); }, throws(ErrorKind::kInvalidArgument, "16, 24 or 32"));
+  EXPECT_THAT([] { master_keys_from_hex({}); }, throws(ErrorKind::kInvalidArgument, "no master keys"));
+}
+
 }  // namespace
 }  // namespace parq::keys

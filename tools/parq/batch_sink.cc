@@ -22,15 +22,14 @@ bool writes_dataset(const Args& args) {
 BatchSink::BatchSink(const std::string& out, const Schema& schema, const WriteOptions& given, const Args& args)
     : out_(out) {
   WriteOptions options = given;
-  OutputEncryption encryption = parse_encryption(args);
-  options.encryption = encryption.options;
-  commit_key_material_ = encryption.commit;
+  encryption_ = parse_encryption(args);
+  if (encryption_) options.encryption = encryption_->options;
   if (!writes_dataset(args)) {
     file_ = FileWriter::open(out, schema, options);
     return;
   }
   // Key material beside files would be one file's for many.
-  if (commit_key_material_)
+  if (encryption_ && !encryption_->external_key_material.empty())
     throw UsageError("--external-key-material writes one file's key material; not with a partitioned output");
   DatasetWriteOptions d;
   d.write = options;
@@ -57,7 +56,7 @@ void BatchSink::close() {
   if (file_) {
     file_->close();
     // Only once the file is complete: material naming no file is never left.
-    if (commit_key_material_) commit_key_material_(out_);
+    if (encryption_) encryption_->commit(out_);
   } else {
     dataset_->close();
   }

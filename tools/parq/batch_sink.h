@@ -2,8 +2,8 @@
 // or with --partition-by a folder of Hive-partitioned files.
 #pragma once
 
-#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +11,7 @@
 #include "parq/array/batch_source.h"
 #include "parq/dataset/dataset_writer.h"
 #include "parq/file/file_writer.h"
+#include "parq/keys/key_tools.h"
 
 #define PARQ_PARTITION_OPTIONS_HELP                                                        \
   "Dataset options (OUT is then a folder):\n"                                              \
@@ -38,7 +39,7 @@ class BatchSink {
 
  private:
   std::string out_;
-  std::function<void(const std::string&)> commit_key_material_;
+  std::optional<keys::FileEncryption> encryption_;
   std::unique_ptr<FileWriter> file_;
   std::unique_ptr<DatasetWriter> dataset_;
 };

@@ -39,71 +39,53 @@ std::vector<OptionSpec> with_encryption_options(std::vector<OptionSpec> options)
   return options;
 }
 
-OutputEncryption parse_encryption(const Args& args) {
-  OutputEncryption out;
+std::optional<keys::FileEncryption> parse_encryption(const Args& args) {
   const auto footer = args.value("footer-key");
   if (!footer) {
     for (const char* needs : {"column-key", "plaintext-footer", "encryption-algorithm", "no-store-aad-prefix",
                               "external-key-material", "single-wrapping", "data-key-bits"})
       if (args.value(needs)) throw UsageError(std::string("--") + needs + " needs --footer-key");
-    return out;
+    return std::nullopt;
   }
-  crypto::Algorithm algorithm = crypto::Algorithm::kAesGcmV1;
+  keys::EncryptionRequest r;
   if (auto v = args.value("encryption-algorithm")) {
     if (*v == "AES_GCM_V1" || *v == "gcm") {
-      algorithm = crypto::Algorithm::kAesGcmV1;
+      r.algorithm = crypto::Algorithm::kAesGcmV1;
     } else if (*v == "AES_GCM_CTR_V1" || *v == "gcm-ctr") {
-      algorithm = crypto::Algorithm::kAesGcmCtrV1;
+      r.algorithm = crypto::Algorithm::kAesGcmCtrV1;
     } else {
       throw UsageError("--encryption-algorithm takes AES_GCM_V1 or AES_GCM_CTR_V1, not '" + *v + "'");
     }
   }
-  const std::string aad_prefix = args.value("aad-prefix").value_or("");
-  const bool store_aad_prefix = !args.flag("no-store-aad-prefix");
-  if (!store_aad_prefix && aad_prefix.empty()) throw UsageError("--no-store-aad-prefix needs --aad-prefix");
-  std::vector<std::pair<std::string, std::string>> columns;  // column, KEY as given
+  r.plaintext_footer = args.flag("plaintext-footer");
+  r.aad_prefix = args.value("aad-prefix").value_or("");
+  r.store_aad_prefix = !args.flag("no-store-aad-prefix");
+  if (!r.store_aad_prefix && r.aad_prefix.empty()) throw UsageError("--no-store-aad-prefix needs --aad-prefix");
+  const auto config = args.value("kms-config");
+  if (!config)
+    for (const char* needs : {"external-key-material", "single-wrapping", "data-key-bits"})
+      if (args.flag(needs)) throw UsageError(std::string("--") + needs + " needs --kms-config");
+  // With a KMS, KEYs are master key ids: data keys are drawn per file and
+  // wrapped.
+  auto key = [&](const std::string& text, const std::string& what) { return config ? text : parse_key(text, what); };
+  r.footer_key = key(*footer, "--footer-key");
   for (const std::string& entry : args.all("column-key")) {
     const size_t eq = entry.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError("--column-key takes COLUMN=KEY, not '" + entry + "'");
-    columns.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+    const std::string column = entry.substr(0, eq);
+    r.column_keys.emplace_back(column, key(entry.substr(eq + 1), "--column-key " + column));
   }
-
-  if (auto config = args.value("kms-config")) {
-    // KEYs are master key ids: data keys are drawn per file and wrapped.
-    keys::EncryptionConfig c;
-    if (columns.empty()) {
-      c.uniform_key_id = *footer;
-    } else {
-      c.footer_key_id = *footer;
-      for (const auto& [column, id] : columns) c.column_keys[id].push_back(column);
-    }
-    c.algorithm = algorithm;
-    c.plaintext_footer = args.flag("plaintext-footer");
-    c.double_wrapping = !args.flag("single-wrapping");
-    c.internal_key_material = !args.flag("external-key-material");
+  if (config) {
+    r.kms = keys::load_kms_config(*config);
+    r.double_wrapping = !args.flag("single-wrapping");
+    r.internal_key_material = !args.flag("external-key-material");
     if (auto v = args.value("data-key-bits")) {
       const int64_t bits = parse_count("data-key-bits", *v);
       if (bits != 128 && bits != 192 && bits != 256) throw UsageError("--data-key-bits takes 128, 192 or 256");
-      c.data_key_length_bits = static_cast<int>(bits);
+      r.data_key_length_bits = static_cast<int>(bits);
     }
-    c.aad_prefix = aad_prefix;
-    c.store_aad_prefix = store_aad_prefix;
-    keys::CryptoFactory factory(std::move(c), keys::load_kms_config(*config));
-    auto file = std::make_shared<keys::FileEncryption>(factory.file_encryption());
-    out.options = file->options;
-    if (!file->external_key_material.empty()) out.commit = [file](const std::string& path) { file->commit(path); };
-    return out;
   }
-  for (const char* needs : {"external-key-material", "single-wrapping", "data-key-bits"})
-    if (args.flag(needs)) throw UsageError(std::string("--") + needs + " needs --kms-config");
-  crypto::EncryptionOptions& o = out.options.emplace();
-  o.algorithm = algorithm;
-  o.encrypted_footer = !args.flag("plaintext-footer");
-  o.aad_prefix = aad_prefix;
-  o.store_aad_prefix = store_aad_prefix;
-  o.footer_key = parse_key(*footer, "--footer-key");
-  for (const auto& [column, key] : columns) o.column_keys[column].key = parse_key(key, "--column-key " + column);
-  return out;
+  return keys::file_encryption(r);
 }
 
 std::string parse_key(const std::string& text, const std::string& what) {

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "parq/crypto/encryption.h"
 #include "parq/file/file_reader.h"
+#include "parq/keys/key_tools.h"
 
 namespace parq::tool {
 
@@ -52,13 +53,9 @@ std::vector<OptionSpec> with_encryption_options(std::vector<OptionSpec> options)
   "                         with key-encryption keys, themselves wrapped)\n"              \
   "  --data-key-bits N      128 (default), 192 or 256\n"
 
-// The encryption those options ask for: no options without --footer-key;
-// with external key material, `commit` writes it beside the finished file.
-struct OutputEncryption {
-  std::optional<crypto::EncryptionOptions> options;
-  std::function<void(const std::string& path)> commit;
-};
-OutputEncryption parse_encryption(const Args& args);
+// The keys those options ask for, nullopt without --footer-key (their
+// commit() writes external key material beside the finished file).
+std::optional<keys::FileEncryption> parse_encryption(const Args& args);
 
 // A key as the options give it: hex, "base64:..." or "@path". `what` names
 // the option in errors (UsageError).

@@ -69,6 +69,14 @@ class FileDecryptor {
   mutable std::map<std::string, Resolved> keys_;  // by "" (footer) or "c:" + dotted path
 };
 
+// The cipher of a chunk of a file read with `decryptor` (null when no keys
+// were given), for every reader of its modules (pages, indexes, bloom
+// filters): invalid for a plaintext chunk. Throws parq::Error
+// (kUnsupported) for an encrypted chunk read without keys or without its
+// key; callers add where.
+ModuleCipher chunk_cipher(const FileDecryptor* decryptor, const format::FileMetaData& file, size_t row_group,
+                          size_t column);
+
 class FileEncryptor {
  public:
   // Checks the keys' sizes; draws the file's unique AAD part.

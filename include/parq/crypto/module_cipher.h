@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "parq/crypto/encryption.h"
 #include "parq/util/buffer.h"
@@ -44,6 +45,11 @@ inline constexpr size_t kGcmOverhead = kLengthSize + kNonceSize + kTagSize;
 inline constexpr size_t kCtrOverhead = kLengthSize + kNonceSize;
 // A plaintext footer's signature: the nonce and tag of its GCM encryption.
 inline constexpr size_t kSignatureSize = kNonceSize + kTagSize;
+
+// Serialized Thrift (a std::string) as the bytes a module holds.
+inline std::span<const uint8_t> bytes_of(std::string_view s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
 
 // Throws parq::Error (kInvalidArgument) unless `key` is 16, 24 or 32 bytes;
 // `what` names the key ("the footer key", "the key of column a").
@@ -88,6 +94,12 @@ class ModuleCipher {
                                    int32_t page = -1) const;
   // The same into a string.
   std::string decrypt(ModuleType type, std::span<const uint8_t> module, int32_t page = -1) const;
+  // The same into `out`, which must hold plaintext_size(type, module)
+  // bytes; returns that size.
+  size_t decrypt(ModuleType type, std::span<const uint8_t> module, uint8_t* out, int32_t page = -1) const;
+  // The plaintext's size of the module that is exactly `module` (kCorrupt
+  // when its length says otherwise).
+  size_t plaintext_size(ModuleType type, std::span<const uint8_t> module) const;
 
   // Appends the module (length, nonce, ciphertext, tag) encrypting
   // `plaintext` to `out`.

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "parq/crypto/encryption.h"
@@ -62,6 +63,9 @@ class InMemoryKms : public KmsClient {
 // ids to keys in hexadecimal ({"kf": "30313233...", "kc1": "..."}). Throws
 // kInvalidArgument naming the offending key id.
 std::map<std::string, std::string> parse_kms_config(std::string_view json);
+// The same from master key ids to keys in hexadecimal (a config's object
+// already parsed, as Python's dict): the raw keys, or kInvalidArgument.
+std::map<std::string, std::string> master_keys_from_hex(const std::map<std::string, std::string>& hex_keys);
 // The same, read from a file (kIo when it cannot be read).
 std::shared_ptr<InMemoryKms> load_kms_config(const std::string& path);
 
@@ -179,6 +183,25 @@ class CryptoFactory {
   std::mutex mutex_;
   std::map<std::string, Kek> keks_;  // by master key id
 };
+
+// A writer's keys as a user gives them (the tool's options, Python's
+// Encryption): explicit keys, or with `kms` master key ids whose random
+// data keys are wrapped as CryptoFactory does.
+struct EncryptionRequest {
+  std::string footer_key;                                        // a key, or a master key id
+  std::vector<std::pair<std::string, std::string>> column_keys;  // dotted path, key or master key id
+  crypto::Algorithm algorithm = crypto::Algorithm::kAesGcmV1;
+  bool plaintext_footer = false;
+  std::string aad_prefix;
+  bool store_aad_prefix = true;
+  std::shared_ptr<KmsClient> kms;  // null: the keys are the keys
+  bool double_wrapping = true;
+  bool internal_key_material = true;
+  int data_key_length_bits = 128;
+};
+// One file's keys for the request (no column keys: every column under the
+// footer key). Throws kInvalidArgument for wrapping settings without a KMS.
+FileEncryption file_encryption(const EncryptionRequest& request);
 
 // The key retriever a reader needs for files written with key material:
 // parses each key_metadata, finds external material beside
