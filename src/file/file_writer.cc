@@ -472,7 +472,11 @@ class FileWriter::Impl {
 };
 
 std::unique_ptr<FileWriter> FileWriter::open(const std::string& path, const Schema& schema, WriteOptions options) {
-  return open(options.checkpoint ? io::create_file_in_place(path) : io::create_file(path), schema, std::move(options));
+  if (!options.checkpoint) return open(io::create_file(path), schema, std::move(options));
+  // Refused before the file in place is truncated.
+  if (options.encryption)
+    throw Error(ErrorKind::kUnsupported, {.file = path}, "checkpoints are not written in encrypted files");
+  return open(io::create_file_in_place(path), schema, std::move(options));
 }
 
 std::unique_ptr<FileWriter> FileWriter::open(std::unique_ptr<io::OutputStream> out, const Schema& schema,
