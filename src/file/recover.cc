@@ -67,7 +67,7 @@ struct LevelCounts {
 // Counts, in bounded pieces (the entry count comes from the file), how many
 // of `n` RLE-encoded levels equal `level`; invalid when the stream ends
 // early or holds a level above `max_level`.
-LevelCounts count_levels(const uint8_t* data, size_t size, int64_t n, int16_t max_level, int16_t level) {
+LevelCounts count_levels(const uint8_t* data, size_t size, int64_t n, int16_t max_level, int16_t level) try {
   encoding::RleBitPackedDecoder decoder;
   decoder.reset(data, size, level_bit_width(max_level));
   std::array<uint32_t, 4096> piece;
@@ -84,6 +84,8 @@ LevelCounts count_levels(const uint8_t* data, size_t size, int64_t n, int16_t ma
   }
   counts.valid = true;
   return counts;
+} catch (const Error&) {
+  return {};  // a run that cannot be
 }
 
 struct ScannedChunk {
