@@ -50,7 +50,7 @@ from ._reader import (
     read_table,
 )
 from ._crypto import Decryption, Encryption, InMemoryKms, rotate_master_keys
-from ._writer import ParquetWriter, write_table, writer_options
+from ._writer import ParquetWriter, recover, write_table, writer_options
 from ._dataset import Dataset, dataset, write_dataset
 from .splits import Split, plan_splits
 from ._filters import to_text as filter_to_text
@@ -89,6 +89,7 @@ __all__ = [
     "read_metadata",
     "read_schema",
     "read_table",
+    "recover",
     "rotate_master_keys",
     "variant_to_json",
     "write_table",

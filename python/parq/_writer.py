@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._crypto import encryption_dict
 from ._errors import InvalidArgumentError
-from ._parq import _write_stream, _Writer
+from ._parq import _recover, _write_stream, _Writer
 
 Where = Union[str, "os.PathLike[str]"]
 
@@ -43,6 +43,7 @@ _OPTIONS = (
     "threads",
     "key_value_metadata",
     "created_by",
+    "checkpoint",
 )
 
 # pyarrow's names for the same settings.
@@ -127,8 +128,10 @@ def writer_options(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
     ``row_group_rows``, ``row_group_bytes``, ``page_bytes``, ``page_rows``,
     ``bloom_filter`` (columns), ``bloom_fpp``, ``statistics`` (bool or columns),
     ``page_index``, ``crc``, ``min_saving``, ``max_statistics_bytes``, ``threads``,
-    ``key_value_metadata`` (a dict of str or bytes), ``created_by`` and ``encryption``
-    (a ``parq.Encryption`` or a dict of its fields). pyarrow's names
+    ``key_value_metadata`` (a dict of str or bytes), ``created_by``, ``encryption``
+    (a ``parq.Encryption`` or a dict of its fields) and ``checkpoint`` (row groups as
+    an int, or ``"64MiB"``, ``"30s"``: the file is written in place with
+    checkpoints that ``parq.recover`` recovers a crashed write from). pyarrow's names
     work too: ``compression``, ``row_group_size``, ``data_page_size``,
     ``data_page_version`` ("1.0"/"2.0"), ``use_dictionary``,
     ``dictionary_pagesize_limit``, ``write_statistics``, ``write_page_index``,
@@ -187,6 +190,10 @@ def writer_options(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
             out[name] = pairs
         elif name == "encryption":
             out[name] = encryption_dict(v)
+        elif name == "checkpoint":
+            if isinstance(v, bool) or not isinstance(v, (int, str)):
+                raise InvalidArgumentError(f"checkpoint takes row groups (an int) or a str such as '64MiB' or '30s', not {v!r}")
+            out[name] = str(v)
         elif name == "created_by":
             if not isinstance(v, str):
                 raise InvalidArgumentError(f"created_by takes a str, not {v!r}")
@@ -311,3 +318,15 @@ class ParquetWriter:
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"{self.num_rows} rows so far"
         return f"<parq.ParquetWriter {self.where!r}: {state}>"
+
+
+def recover(broken: Where, out: Where, *, schema: Optional[Where] = None, scan: bool = True) -> Dict[str, Any]:
+    """Recovers a Parquet file cut short (a killed writer, a full disk) into ``out``,
+    written atomically: the row groups its newest checkpoint lists (files written
+    with ``checkpoint=``), then those whose pages past it are all there, found by
+    scanning page headers. ``schema``: a Parquet file written like ``broken``, whose
+    schema and codecs scan a file without checkpoints; ``scan=False`` stops at the
+    checkpoint. Returns what was recovered: ``rows``, ``checkpoint_row_groups``,
+    ``scanned_row_groups``, ``bytes_kept``, ``bytes_lost``, ``whole`` (nothing was
+    missing), ``found_checkpoint`` and ``scan_stopped`` (why the scan stopped)."""
+    return _recover(_path(broken), _path(out), None if schema is None else _path(schema), bool(scan))

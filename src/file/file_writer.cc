@@ -63,6 +63,41 @@ void check_column_paths(const WriteOptions& options, const Schema& schema) {
 
 std::string default_created_by() { return std::string("parq version ") + PARQ_VERSION; }
 
+CheckpointOptions parse_checkpoint(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::string unit = text.substr(digits);
+  auto refuse = [&] {
+    return Error("row groups (4), bytes (64MiB, 500KB, 4096B) or a time (30s, 5m, 2h), not '" + text + "'",
+                 ErrorKind::kInvalidArgument);
+  };
+  // At most 18 digits: the number fits an int64_t before its unit scales it.
+  if (digits == 0 || digits > 18) throw refuse();
+  const int64_t n = std::stoll(text.substr(0, digits));
+  if (n == 0) throw refuse();
+  static const std::pair<const char*, int64_t> kBytes[] = {{"B", 1},        {"KB", 1000},     {"KiB", 1 << 10},
+                                                           {"MB", 1000000}, {"MiB", 1 << 20}, {"GB", 1000000000},
+                                                           {"GiB", 1 << 30}};
+  static const std::pair<const char*, int64_t> kSeconds[] = {{"s", 1}, {"m", 60}, {"h", 3600}};
+  CheckpointOptions c;
+  if (unit.empty()) {
+    c.row_groups = n;
+    return c;
+  }
+  for (const auto& [name, scale] : kBytes)
+    if (unit == name) {
+      if (n > INT64_MAX / scale) throw refuse();
+      c.bytes = n * scale;
+      return c;
+    }
+  for (const auto& [name, scale] : kSeconds)
+    if (unit == name) {
+      c.seconds = static_cast<double>(n) * static_cast<double>(scale);
+      return c;
+    }
+  throw refuse();
+}
+
 format::Encoding parse_encoding(const std::string& name) {
   static const std::pair<const char*, format::Encoding> kNames[] = {
       {"plain", format::Encoding::PLAIN},

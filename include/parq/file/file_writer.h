@@ -127,6 +127,12 @@ struct WriteOptions {
 // "parq version X.Y.Z".
 std::string default_created_by();
 
+// A checkpoint cadence as the tool and the Python package write it: row
+// groups ("4"), bytes with a unit ("64MiB", "500KB", "1GB", "4096B") or a
+// time with one ("30s", "5m", "2h"). Throws parq::Error (invalid argument)
+// saying what it takes otherwise.
+CheckpointOptions parse_checkpoint(const std::string& text);
+
 // An encoding by the name the tool's and the Python package's options use:
 // "plain", "dictionary" (RLE_DICTIONARY), "rle_dictionary",
 // "plain_dictionary", "rle", "delta_binary_packed",
