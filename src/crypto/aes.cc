@@ -100,6 +100,26 @@ void check_ipsec(IMB_MGR* m, const char* what) {
     throw Error(std::string("ipsec-mb failed to ") + what + ": " + imb_get_strerror(e), ErrorKind::kIo);
 }
 
+// The manager's GCM entry points for one key size.
+struct IpsecGcmFunctions {
+  aes_gcm_pre_t expand;
+  aes_gcm_enc_dec_t encrypt;
+  aes_gcm_enc_dec_t decrypt;
+};
+
+IpsecGcmFunctions gcm_functions(IMB_MGR* m, size_t key_size) {
+  switch (key_size) {
+    case 16:
+      return {m->gcm128_pre, m->gcm128_enc, m->gcm128_dec};
+    case 24:
+      return {m->gcm192_pre, m->gcm192_enc, m->gcm192_dec};
+    case 32:
+      return {m->gcm256_pre, m->gcm256_enc, m->gcm256_dec};
+  }
+  check_key_size(key_size);
+  return {};
+}
+
 // A thread's ipsec-mb manager and its expanded keys. A file has a key per
 // column and a page is two modules (header and body), so the expansion (round
 // keys and the powers of H that GHASH folds with) is kept for the keys in use
@@ -109,6 +129,7 @@ class IpsecGcm {
   struct KeyData {
     uint8_t key[32];
     size_t key_size = 0;
+    IpsecGcmFunctions functions{};
     alignas(64) gcm_key_data expanded;
   };
 
@@ -120,26 +141,16 @@ class IpsecGcm {
   IMB_MGR* manager() const { return manager_.get(); }
 
   const KeyData& expanded(std::string_view key) {
-    check_key_size(key.size());
     for (size_t i = 0; i < used_; ++i) {
       const KeyData& k = keys_[i];
       if (k.key_size == key.size() && std::memcmp(k.key, key.data(), key.size()) == 0) return k;
     }
+    const IpsecGcmFunctions functions = gcm_functions(manager(), key.size());
     KeyData& k = keys_[used_ < keys_.size() ? used_++ : next_victim_++ % keys_.size()];
     std::memcpy(k.key, key.data(), key.size());
     k.key_size = key.size();
-    IMB_MGR* m = manager();
-    switch (key.size()) {
-      case 16:
-        IMB_AES128_GCM_PRE(m, k.key, &k.expanded);
-        break;
-      case 24:
-        IMB_AES192_GCM_PRE(m, k.key, &k.expanded);
-        break;
-      default:
-        IMB_AES256_GCM_PRE(m, k.key, &k.expanded);
-        break;
-    }
+    k.functions = functions;
+    functions.expand(k.key, &k.expanded);
     return k;
   }
 
@@ -175,47 +186,21 @@ void ipsec_gcm_encrypt(std::string_view key, const uint8_t* nonce, std::span<con
                        std::span<const uint8_t> plain, uint8_t* cipher_out, uint8_t* tag) {
   IpsecGcm& state = IpsecGcm::for_thread();
   const IpsecGcm::KeyData& k = state.expanded(key);
-  IMB_MGR* m = state.manager();
   gcm_context_data context;
-  switch (key.size()) {
-    case 16:
-      IMB_AES128_GCM_ENC(m, &k.expanded, &context, non_null(cipher_out), non_null(plain), plain.size(), nonce,
-                         non_null(aad), aad.size(), tag, 16);
-      break;
-    case 24:
-      IMB_AES192_GCM_ENC(m, &k.expanded, &context, non_null(cipher_out), non_null(plain), plain.size(), nonce,
-                         non_null(aad), aad.size(), tag, 16);
-      break;
-    default:
-      IMB_AES256_GCM_ENC(m, &k.expanded, &context, non_null(cipher_out), non_null(plain), plain.size(), nonce,
-                         non_null(aad), aad.size(), tag, 16);
-      break;
-  }
-  check_ipsec(m, "encrypt with AES-GCM");
+  k.functions.encrypt(&k.expanded, &context, non_null(cipher_out), non_null(plain), plain.size(), nonce, non_null(aad),
+                      aad.size(), tag, 16);
+  check_ipsec(state.manager(), "encrypt with AES-GCM");
 }
 
 bool ipsec_gcm_decrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,
                        std::span<const uint8_t> cipher_in, const uint8_t* tag, uint8_t* plain) {
   IpsecGcm& state = IpsecGcm::for_thread();
   const IpsecGcm::KeyData& k = state.expanded(key);
-  IMB_MGR* m = state.manager();
   gcm_context_data context;
   uint8_t computed[16];
-  switch (key.size()) {
-    case 16:
-      IMB_AES128_GCM_DEC(m, &k.expanded, &context, non_null(plain), non_null(cipher_in), cipher_in.size(), nonce,
-                         non_null(aad), aad.size(), computed, 16);
-      break;
-    case 24:
-      IMB_AES192_GCM_DEC(m, &k.expanded, &context, non_null(plain), non_null(cipher_in), cipher_in.size(), nonce,
-                         non_null(aad), aad.size(), computed, 16);
-      break;
-    default:
-      IMB_AES256_GCM_DEC(m, &k.expanded, &context, non_null(plain), non_null(cipher_in), cipher_in.size(), nonce,
-                         non_null(aad), aad.size(), computed, 16);
-      break;
-  }
-  check_ipsec(m, "decrypt with AES-GCM");
+  k.functions.decrypt(&k.expanded, &context, non_null(plain), non_null(cipher_in), cipher_in.size(), nonce,
+                      non_null(aad), aad.size(), computed, 16);
+  check_ipsec(state.manager(), "decrypt with AES-GCM");
   return CRYPTO_memcmp(computed, tag, 16) == 0;
 }
 #endif

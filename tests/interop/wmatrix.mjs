@@ -6,7 +6,7 @@
 //   C. bloom filters (DuckDB's parquet_bloom_probe checks them)
 //   D. odd sizes and switches: tiny pages, many row groups, byte-sized row
 //      groups, threads, codec levels, statistics/page index/checksums off,
-//      pages stored uncompressed.
+//      pages stored uncompressed, checkpoints.
 // Every cell uses row groups of 600 rows and 4 KiB pages unless it says otherwise,
 // so that each column chunk has many pages.
 
@@ -78,6 +78,10 @@ export function buildCells(leaves) {
   add({ name: 'tiny-pages-snappy-v2', codec: 'snappy', pv: 2, dict: 'fallback', pageBytes: 1 << 20, extra: ['--page-rows', '7'] });
   add({ name: 'tiny-pages-zstd-v1-bytes', codec: 'zstd', pv: 1, dict: 'on', pageBytes: 200 });
   add({ name: 'dict-entries16-snappy-v2', codec: 'snappy', pv: 2, dict: 'fallback', extra: ['--dictionary-entries', '16'] });
+  // checkpointed files (a cumulative footer after every row group, or every
+  // third), with page indexes and bloom filters before each checkpoint
+  add({ name: 'checkpoint1-zstd-v1-bloom', codec: 'zstd', pv: 1, dict: 'on', bloom: BLOOM_COLUMNS, extra: ['--checkpoint', '1'] });
+  add({ name: 'checkpoint3-snappy-v2', codec: 'snappy', pv: 2, dict: 'fallback', extra: ['--checkpoint', '3'] });
   add({ name: 'rowgroups97-zstd9-v1', codec: 'zstd:9', pv: 1, dict: 'on', rowGroupRows: 97 });
   add({ name: 'rowgroup-bytes-lz4_raw-v2-threads', codec: 'lz4_raw', pv: 2, dict: 'fallback', rowGroupRows: 1 << 20,
     extra: ['--row-group-bytes', '40000', '--threads', '2'] });
