@@ -27,5 +27,6 @@ extern const Command kBloomCommand;
 extern const Command kDictionaryCommand;
 extern const Command kCountCommand;
 extern const Command kSummarizeCommand;
+extern const Command kVerifyCommand;
 
 }  // namespace parq::tool
