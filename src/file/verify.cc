@@ -216,6 +216,7 @@ void Verifier::check_chunk(size_t g, size_t c) {
   PageReaderOptions page_options;
   page_options.verify_crc = false;
   page_options.report_crc = true;
+  page_options.max_page_bytes = options_.max_page_bytes;
   page_options.decryptor = file_.footer().decryptor;
   std::optional<PageReader> pages;
   std::optional<ValueReader> values;
@@ -358,6 +359,11 @@ std::optional<PageCounts> Verifier::check_data_page(PageReader& pages, const Pag
   if (num_values > values_left) {
     problem(where, "the page holds " + std::to_string(num_values) + " values, more than the " +
                        std::to_string(std::max<int64_t>(values_left, 0)) + " ColumnMetaData.num_values leaves");
+    return std::nullopt;
+  }
+  if (num_values > options_.max_page_values) {
+    problem(where, "the page holds " + std::to_string(num_values) + " values, more than the limit of " +
+                       std::to_string(options_.max_page_values));
     return std::nullopt;
   }
   if (v2 && (h.data_page_header_v2->num_nulls < 0 || h.data_page_header_v2->num_rows < 0)) {

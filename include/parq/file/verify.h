@@ -54,6 +54,10 @@ struct VerifyOptions {
   // Called for each problem as it is found (for streaming output); may be
   // empty.
   std::function<void(const VerifyProblem&)> on_problem;
+  // Pages claiming more (uncompressed bytes, level entries) are a problem
+  // rather than an allocation; lower them to bound memory (a fuzzer).
+  uint64_t max_page_bytes = uint64_t{INT32_MAX};
+  int64_t max_page_values = INT32_MAX;
   // Problems kept in VerifyReport::problems; those past it are counted only.
   size_t max_kept_problems = 10000;
 };
