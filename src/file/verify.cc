@@ -39,6 +39,13 @@ std::string range_text(uint64_t offset, uint64_t length) {
   return "[" + std::to_string(offset) + ", +" + std::to_string(length) + ")";
 }
 
+// Counts from hostile headers add up without overflowing: past any real
+// count they stay wrong, which is all a report needs.
+int64_t add_counts(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+}
+
 int64_t count_equal(std::span<const int16_t> levels, int16_t value) {
   return std::count(levels.begin(), levels.end(), value);
 }
@@ -103,8 +110,8 @@ class Verifier {
   // `first_entry`: no data page before it had entries.
   std::optional<PageCounts> check_data_page(PageReader& pages, const PageInfo& page, ValueReader& values,
                                             int64_t values_left, bool first_entry);
-  void check_offset_index(const ErrorLocation& where, const PageInfo& page, int32_t ordinal, int64_t first_row);
-  void check_column_index(const ErrorLocation& where, int32_t ordinal, const PageCounts& counts);
+  void check_offset_index(const ErrorLocation& where, const PageInfo& page, int64_t ordinal, int64_t first_row);
+  void check_column_index(const ErrorLocation& where, int64_t ordinal, const PageCounts& counts);
   // `stated` against the values `data` was built from.
   void check_statistics(const ErrorLocation& where, const std::string& what, const format::Statistics& stated,
                         const StatisticsBuilder& data, int64_t non_null);
@@ -250,7 +257,7 @@ void Verifier::check_chunk(size_t g, size_t c) {
   bool stats_complete = true;  // every data page's values were decoded
   bool rows_known = true;
   int64_t values_seen = 0, rows_seen = 0, non_null = 0;
-  int32_t data_pages = 0;
+  int64_t data_pages = 0;
   std::optional<uint64_t> first_data_page, dictionary_page;
   bool read_to_end = true;
   PageInfo page;
@@ -277,24 +284,24 @@ void Verifier::check_chunk(size_t g, size_t c) {
     }
     if (page.header.type != PageType::DATA_PAGE && page.header.type != PageType::DATA_PAGE_V2) continue;
     if (!first_data_page) first_data_page = page.header_offset;
-    const int32_t ordinal = data_pages++;
+    const int64_t ordinal = data_pages++;
     check_offset_index(page_where, page, ordinal, rows_known ? rows_seen : -1);
     page_stats_->reset();
-    const std::optional<PageCounts> counts =
-        check_data_page(*pages, page, *values, cm.num_values - values_seen, values_seen == 0);
+    const std::optional<PageCounts> counts = check_data_page(
+        *pages, page, *values, values_seen < cm.num_values ? cm.num_values - values_seen : 0, values_seen == 0);
     if (!counts) {
       stats_complete = rows_known = false;
       const bool v2 = page.header.type == PageType::DATA_PAGE_V2;
       if (v2 && page.header.data_page_header_v2)
-        values_seen += std::max(page.header.data_page_header_v2->num_values, 0);
+        values_seen = add_counts(values_seen, std::max(page.header.data_page_header_v2->num_values, 0));
       else if (!v2 && page.header.data_page_header)
-        values_seen += std::max(page.header.data_page_header->num_values, 0);
+        values_seen = add_counts(values_seen, std::max(page.header.data_page_header->num_values, 0));
       continue;
     }
     check_column_index(page_where, ordinal, *counts);
-    values_seen += counts->values;
-    rows_seen += counts->rows;
-    non_null += counts->values - counts->nulls;
+    values_seen = add_counts(values_seen, counts->values);
+    rows_seen = add_counts(rows_seen, counts->rows);
+    non_null = add_counts(non_null, counts->values - counts->nulls);
     chunk_stats->merge(*page_stats_);
   }
   if (!read_to_end) return;
@@ -420,7 +427,7 @@ std::optional<PageCounts> Verifier::check_data_page(PageReader& pages, const Pag
   return counts;
 }
 
-void Verifier::check_offset_index(const ErrorLocation& where, const PageInfo& page, int32_t ordinal,
+void Verifier::check_offset_index(const ErrorLocation& where, const PageInfo& page, int64_t ordinal,
                                   int64_t first_row) {
   if (!index_ || !index_->offset_index) return;
   const auto& locations = index_->offset_index->page_locations;
@@ -438,7 +445,7 @@ void Verifier::check_offset_index(const ErrorLocation& where, const PageInfo& pa
                        std::to_string(first_row));
 }
 
-void Verifier::check_column_index(const ErrorLocation& where, int32_t ordinal, const PageCounts& counts) {
+void Verifier::check_column_index(const ErrorLocation& where, int64_t ordinal, const PageCounts& counts) {
   if (!index_ || !index_->column_index) return;
   const format::ColumnIndex& ci = *index_->column_index;
   const auto i = static_cast<size_t>(ordinal);
