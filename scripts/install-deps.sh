@@ -12,6 +12,8 @@ packages=(
   python3-dev python3-venv openjdk-17-jre-headless maven
   libcurl4-openssl-dev libssl-dev nginx-light
 )
+# Intel's AES-GCM for VAES and VPCLMULQDQ (src/crypto/aes.h), x86-64 only.
+[ "$(dpkg --print-architecture)" = amd64 ] && packages+=(libipsec-mb-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,17 +1,31 @@
-// AES through OpenSSL; see aes.h.
+// AES through OpenSSL and, for GCM where it pays, ipsec-mb; see aes.h.
 #include "aes.h"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <array>
+#include <atomic>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <string>
+
+#ifdef PARQ_HAVE_IPSEC_MB
+#include <intel-ipsec-mb.h>
+#endif
 
 #include "parq/error.h"
 
 namespace parq::crypto {
 namespace {
+
+void check_key_size(size_t key_size) {
+  if (key_size != 16 && key_size != 24 && key_size != 32)
+    throw Error(ErrorKind::kInvalidArgument, {},
+                "an AES key must be 16, 24 or 32 bytes, not " + std::to_string(key_size));
+}
 
 // OpenSSL 3 looks a cipher up by name on every use of EVP_aes_*(); fetched
 // once, the lookup (and its locks) leave the per-module path.
@@ -38,8 +52,8 @@ const EVP_CIPHER* cipher(const char* mode, size_t key_size) {
     case 32:
       return f.by_size[2];
   }
-  throw Error(ErrorKind::kInvalidArgument, {},
-              "an AES key must be 16, 24 or 32 bytes, not " + std::to_string(key_size));
+  check_key_size(key_size);
+  return nullptr;
 }
 
 struct ContextDeleter {
@@ -70,10 +84,174 @@ void in_pieces(std::span<const uint8_t> in, uint8_t* out, Update update) {
 
 const uint8_t* bytes(std::string_view s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
+#ifdef PARQ_HAVE_IPSEC_MB
+// ipsec-mb refuses null pointers, which empty spans may hold.
+const uint8_t* non_null(std::span<const uint8_t> s) {
+  static const uint8_t nothing = 0;
+  return s.data() != nullptr ? s.data() : &nothing;
+}
+uint8_t* non_null(uint8_t* out) {
+  thread_local uint8_t nowhere = 0;
+  return out != nullptr ? out : &nowhere;
+}
+
+void check_ipsec(IMB_MGR* m, const char* what) {
+  if (int e = imb_get_errno(m); e != 0)
+    throw Error(std::string("ipsec-mb failed to ") + what + ": " + imb_get_strerror(e), ErrorKind::kIo);
+}
+
+// A thread's ipsec-mb manager and its expanded keys. A file has a key per
+// column and a page is two modules (header and body), so the expansion (round
+// keys and the powers of H that GHASH folds with) is kept for the keys in use
+// rather than redone per module.
+class IpsecGcm {
+ public:
+  struct KeyData {
+    uint8_t key[32];
+    size_t key_size = 0;
+    alignas(64) gcm_key_data expanded;
+  };
+
+  static IpsecGcm& for_thread() {
+    thread_local IpsecGcm state;
+    return state;
+  }
+
+  IMB_MGR* manager() const { return manager_.get(); }
+
+  const KeyData& expanded(std::string_view key) {
+    check_key_size(key.size());
+    for (size_t i = 0; i < used_; ++i) {
+      const KeyData& k = keys_[i];
+      if (k.key_size == key.size() && std::memcmp(k.key, key.data(), key.size()) == 0) return k;
+    }
+    KeyData& k = keys_[used_ < keys_.size() ? used_++ : next_victim_++ % keys_.size()];
+    std::memcpy(k.key, key.data(), key.size());
+    k.key_size = key.size();
+    IMB_MGR* m = manager();
+    switch (key.size()) {
+      case 16:
+        IMB_AES128_GCM_PRE(m, k.key, &k.expanded);
+        break;
+      case 24:
+        IMB_AES192_GCM_PRE(m, k.key, &k.expanded);
+        break;
+      default:
+        IMB_AES256_GCM_PRE(m, k.key, &k.expanded);
+        break;
+    }
+    return k;
+  }
+
+  ~IpsecGcm() { OPENSSL_cleanse(keys_.data(), sizeof(keys_)); }
+
+ private:
+  struct ManagerDeleter {
+    void operator()(IMB_MGR* m) const { free_mb_mgr(m); }
+  };
+
+  IpsecGcm() : manager_(alloc_mb_mgr(0)) {
+    if (!manager_) throw Error("ipsec-mb could not allocate a manager", ErrorKind::kIo);
+    init_mb_mgr_auto(manager_.get(), nullptr);
+  }
+
+  std::unique_ptr<IMB_MGR, ManagerDeleter> manager_;
+  std::array<KeyData, 32> keys_{};
+  size_t used_ = 0;
+  size_t next_victim_ = 0;
+};
+
+bool cpu_has_vaes_gcm() {
+  static const bool has = [] {
+    std::unique_ptr<IMB_MGR, void (*)(IMB_MGR*)> m(alloc_mb_mgr(0), free_mb_mgr);
+    if (!m) return false;
+    const uint64_t needed = IMB_FEATURE_AESNI | IMB_FEATURE_VAES | IMB_FEATURE_VPCLMULQDQ | IMB_FEATURE_AVX512_SKX;
+    return (m->features & needed) == needed;
+  }();
+  return has;
+}
+
+void ipsec_gcm_encrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,
+                       std::span<const uint8_t> plain, uint8_t* cipher_out, uint8_t* tag) {
+  IpsecGcm& state = IpsecGcm::for_thread();
+  const IpsecGcm::KeyData& k = state.expanded(key);
+  IMB_MGR* m = state.manager();
+  gcm_context_data context;
+  switch (key.size()) {
+    case 16:
+      IMB_AES128_GCM_ENC(m, &k.expanded, &context, non_null(cipher_out), non_null(plain), plain.size(), nonce,
+                         non_null(aad), aad.size(), tag, 16);
+      break;
+    case 24:
+      IMB_AES192_GCM_ENC(m, &k.expanded, &context, non_null(cipher_out), non_null(plain), plain.size(), nonce,
+                         non_null(aad), aad.size(), tag, 16);
+      break;
+    default:
+      IMB_AES256_GCM_ENC(m, &k.expanded, &context, non_null(cipher_out), non_null(plain), plain.size(), nonce,
+                         non_null(aad), aad.size(), tag, 16);
+      break;
+  }
+  check_ipsec(m, "encrypt with AES-GCM");
+}
+
+bool ipsec_gcm_decrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,
+                       std::span<const uint8_t> cipher_in, const uint8_t* tag, uint8_t* plain) {
+  IpsecGcm& state = IpsecGcm::for_thread();
+  const IpsecGcm::KeyData& k = state.expanded(key);
+  IMB_MGR* m = state.manager();
+  gcm_context_data context;
+  uint8_t computed[16];
+  switch (key.size()) {
+    case 16:
+      IMB_AES128_GCM_DEC(m, &k.expanded, &context, non_null(plain), non_null(cipher_in), cipher_in.size(), nonce,
+                         non_null(aad), aad.size(), computed, 16);
+      break;
+    case 24:
+      IMB_AES192_GCM_DEC(m, &k.expanded, &context, non_null(plain), non_null(cipher_in), cipher_in.size(), nonce,
+                         non_null(aad), aad.size(), computed, 16);
+      break;
+    default:
+      IMB_AES256_GCM_DEC(m, &k.expanded, &context, non_null(plain), non_null(cipher_in), cipher_in.size(), nonce,
+                         non_null(aad), aad.size(), computed, 16);
+      break;
+  }
+  check_ipsec(m, "decrypt with AES-GCM");
+  return CRYPTO_memcmp(computed, tag, 16) == 0;
+}
+#endif
+
+std::atomic<GcmBackend>& chosen_backend() {
+  static std::atomic<GcmBackend> chosen{gcm_backends().front()};
+  return chosen;
+}
+
 }  // namespace
+
+std::vector<GcmBackend> gcm_backends() {
+  std::vector<GcmBackend> out;
+#ifdef PARQ_HAVE_IPSEC_MB
+  if (cpu_has_vaes_gcm()) out.push_back(GcmBackend::kIpsecMbVaes);
+#endif
+  out.push_back(GcmBackend::kOpenSsl);
+  return out;
+}
+
+GcmBackend gcm_backend() { return chosen_backend().load(std::memory_order_relaxed); }
+
+void use_gcm_backend(GcmBackend backend) {
+  for (GcmBackend b : gcm_backends())
+    if (b == backend) {
+      chosen_backend().store(backend, std::memory_order_relaxed);
+      return;
+    }
+  throw Error(ErrorKind::kUnsupported, {}, "this build or CPU has no such AES-GCM backend");
+}
 
 void gcm_encrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,
                  std::span<const uint8_t> plain, uint8_t* cipher_out, uint8_t* tag) {
+#ifdef PARQ_HAVE_IPSEC_MB
+  if (gcm_backend() == GcmBackend::kIpsecMbVaes) return ipsec_gcm_encrypt(key, nonce, aad, plain, cipher_out, tag);
+#endif
   EVP_CIPHER_CTX* ctx = context();
   if (EVP_EncryptInit_ex(ctx, cipher("GCM", key.size()), nullptr, bytes(key), nonce) != 1)
     openssl_failed("start AES-GCM");
@@ -88,6 +266,9 @@ void gcm_encrypt(std::string_view key, const uint8_t* nonce, std::span<const uin
 
 bool gcm_decrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,
                  std::span<const uint8_t> cipher_in, const uint8_t* tag, uint8_t* plain) {
+#ifdef PARQ_HAVE_IPSEC_MB
+  if (gcm_backend() == GcmBackend::kIpsecMbVaes) return ipsec_gcm_decrypt(key, nonce, aad, cipher_in, tag, plain);
+#endif
   EVP_CIPHER_CTX* ctx = context();
   if (EVP_DecryptInit_ex(ctx, cipher("GCM", key.size()), nullptr, bytes(key), nonce) != 1)
     openssl_failed("start AES-GCM");

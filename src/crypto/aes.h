@@ -1,13 +1,29 @@
-// AES-GCM and AES-CTR through OpenSSL's EVP interface, which uses AES-NI and
-// VAES where the CPU has them. Keys are 16, 24 or 32 bytes; nonces 12.
+// AES-GCM and AES-CTR. Keys are 16, 24 or 32 bytes; nonces 12.
+//
+// CTR goes through OpenSSL's EVP interface. GCM does too, unless the CPU has
+// VAES and VPCLMULQDQ and parq was built with Intel's ipsec-mb: OpenSSL
+// before 3.1 (Debian 12's 3.0 among them) has no GCM that uses them, and
+// decrypts several times slower than ipsec-mb's, which turns a scan of an
+// encrypted file into a wait on GHASH. The choice is made once at run time.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace parq::crypto {
+
+enum class GcmBackend { kOpenSsl, kIpsecMbVaes };
+
+// The backends this build can use on this CPU, the preferred first.
+std::vector<GcmBackend> gcm_backends();
+// The backend gcm_encrypt and gcm_decrypt use.
+GcmBackend gcm_backend();
+// Makes every thread use `backend` from now on (tests and benchmarks compare
+// them); throws when it is not among gcm_backends().
+void use_gcm_backend(GcmBackend backend);
 
 // Encrypts `plain` into `cipher` (the same length; may be the same memory)
 // and writes the 16-byte tag that authenticates it with `aad`.

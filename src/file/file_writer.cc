@@ -3,7 +3,9 @@
 // Layout written:
 //   PAR1 | row group 0 chunks | ... | bloom filters | column indexes |
 //   offset indexes | FileMetaData | length | PAR1
-// (an encrypted file's footer and magic: see file/footer.h).
+// (an encrypted file's footer and magic: see file/footer.h). A checkpointed
+// write puts each checkpoint's bloom filters, page indexes and cumulative
+// footer (file/checkpoint.h) after the row groups it covers.
 // Bloom filters and page indexes sit together before the footer, as
 // PageIndex.md recommends, so a reader fetches them in one range; they are
 // held until close() (a few bytes a page, a filter a chunk).
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <functional>
 #include <set>
 #include <type_traits>
@@ -19,6 +22,7 @@
 #include "../record/shredder.h"
 #include "parq/crypto/file_crypto.h"
 #include "parq/error.h"
+#include "parq/file/checkpoint.h"
 #include "parq/file/file_reference.h"
 #include "parq/file/footer.h"
 #include "parq/format/metadata_codec.h"
@@ -91,6 +95,14 @@ class FileWriter::Impl {
     if (options_.row_group_rows < 1 || options_.row_group_bytes < 1 || options_.page_bytes < 1)
       throw Error("row group and page limits must be positive", ErrorKind::kInvalidArgument);
     check_column_paths(options_, schema_);
+    if (options_.checkpoint) {
+      const CheckpointOptions& c = *options_.checkpoint;
+      if (options_.encryption)
+        throw Error(out_->name() + ": checkpoints are not written in encrypted files", ErrorKind::kUnsupported);
+      if (c.row_groups < 0 || c.bytes < 0 || !(c.seconds >= 0))
+        throw Error("checkpoint limits must not be negative", ErrorKind::kInvalidArgument);
+      last_checkpoint_time_ = std::chrono::steady_clock::now();
+    }
     if (options_.encryption) {
       encryptor_ = std::make_unique<crypto::FileEncryptor>(*options_.encryption);
       std::vector<std::string> paths;
@@ -149,7 +161,9 @@ class FileWriter::Impl {
         peak_buffered_ = std::max(peak_buffered_, buffered_bytes());
         group_rows_ += end - row;
         row = end;
-        if (group_rows_ >= options_.row_group_rows || group_bytes() >= options_.row_group_bytes) flush_row_group();
+        if (group_rows_ >= options_.row_group_rows || group_bytes() >= options_.row_group_bytes ||
+            checkpoint_due_mid_group())
+          end_row_group();
       }
       adapted_.columns.clear();  // it borrows the caller's buffers
     });
@@ -201,7 +215,7 @@ class FileWriter::Impl {
   void close() {
     check_usable();
     guarded([&] {
-      end_row_group();
+      end_row_group(/*may_checkpoint=*/false);
       write_extras();
       std::string footer;
       append_footer(footer);
@@ -259,7 +273,47 @@ class FileWriter::Impl {
     }
   }
 
-  void end_row_group() {
+  // A byte or time limit reached by the row group being written.
+  bool checkpoint_due_mid_group() const {
+    if (!options_.checkpoint) return false;
+    const CheckpointOptions& c = *options_.checkpoint;
+    if (c.bytes > 0 && position_since_checkpoint() + group_bytes() >= c.bytes) return true;
+    return c.seconds > 0 && seconds_since_checkpoint() >= c.seconds;
+  }
+
+  int64_t position_since_checkpoint() const {
+    return static_cast<int64_t>(out_->position()) - last_checkpoint_position_;
+  }
+
+  double seconds_since_checkpoint() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_time_).count();
+  }
+
+  void maybe_checkpoint() {
+    const CheckpointOptions& c = *options_.checkpoint;
+    ++groups_since_checkpoint_;
+    const bool by_count = c.row_groups > 0 && groups_since_checkpoint_ >= c.row_groups;
+    const bool by_bytes = c.bytes > 0 && position_since_checkpoint() >= c.bytes;
+    const bool by_time = c.seconds > 0 && seconds_since_checkpoint() >= c.seconds;
+    const bool every_group = c.row_groups == 0 && c.bytes == 0 && c.seconds == 0;
+    if (by_count || by_bytes || by_time || every_group) checkpoint();
+  }
+
+  // The data reaches the disk before the footer that points into it, so
+  // that a checkpoint found after a power loss never covers lost pages.
+  void checkpoint() {
+    write_extras();
+    out_->sync();
+    std::string trailer;
+    file::append_checkpoint(metadata_, trailer);
+    out_->write(trailer.data(), trailer.size());
+    out_->sync();
+    groups_since_checkpoint_ = 0;
+    last_checkpoint_position_ = static_cast<int64_t>(out_->position());
+    last_checkpoint_time_ = std::chrono::steady_clock::now();
+  }
+
+  void end_row_group(bool may_checkpoint = true) {
     if (group_rows_ == 0) return;
     std::vector<ColumnChunkPages> chunks(columns_.size());
     auto finish = [&](size_t i) { chunks[i] = columns_[i]->finish(); };
@@ -299,6 +353,7 @@ class FileWriter::Impl {
     metadata_.num_rows += group_rows_;
     metadata_.row_groups.push_back(std::move(group));
     group_rows_ = 0;
+    if (options_.checkpoint && may_checkpoint) maybe_checkpoint();
   }
 
   format::ColumnChunk& chunk_of(const ChunkExtras& e) { return metadata_.row_groups[e.row_group].columns[e.column]; }
@@ -369,6 +424,7 @@ class FileWriter::Impl {
                   &format::ColumnChunk::column_index_length);
     write_indexes(&ChunkExtras::offset_index, &format::ColumnChunk::offset_index_offset,
                   &format::ColumnChunk::offset_index_length);
+    extras_.clear();
   }
 
   template <class Index>
@@ -407,13 +463,20 @@ class FileWriter::Impl {
   format::FileMetaData metadata_;
   std::vector<ChunkExtras> extras_;
   int64_t group_rows_ = 0;
+  int64_t groups_since_checkpoint_ = 0;
+  int64_t last_checkpoint_position_ = 0;
+  std::chrono::steady_clock::time_point last_checkpoint_time_;
   size_t peak_buffered_ = 0;
   bool failed_ = false;
   bool closed_ = false;
 };
 
 std::unique_ptr<FileWriter> FileWriter::open(const std::string& path, const Schema& schema, WriteOptions options) {
-  return open(io::create_file(path), schema, std::move(options));
+  if (!options.checkpoint) return open(io::create_file(path), schema, std::move(options));
+  // Refused before the file in place is truncated.
+  if (options.encryption)
+    throw Error(ErrorKind::kUnsupported, {.file = path}, "checkpoints are not written in encrypted files");
+  return open(io::create_file_in_place(path), schema, std::move(options));
 }
 
 std::unique_ptr<FileWriter> FileWriter::open(std::unique_ptr<io::OutputStream> out, const Schema& schema,

@@ -1,4 +1,5 @@
-// File output through a temporary sibling, renamed into place on commit.
+// File output through a temporary sibling, renamed into place on commit,
+// or (for checkpointed writing) into the target itself.
 //
 // The temporary is created with mkstemp in the target's folder (a rename
 // across file systems would not be atomic), written through a buffer of a
@@ -35,27 +36,12 @@ std::string base_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-class AtomicFileOutput final : public OutputStream {
+// A descriptor written through a buffer (column chunks arrive as many small
+// page writes).
+class BufferedFileOutput : public OutputStream {
  public:
-  explicit AtomicFileOutput(const std::string& path) : path_(path) {
-    if (path.empty() || path.back() == '/') throw Error(ErrorKind::kInvalidArgument, {.file = path}, "not a file path");
-    size_t slash = path.rfind('/');
-    std::string prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-    temp_path_ = prefix + "." + base_of(path) + ".parq-XXXXXX";
-    fd_ = ::mkstemp(temp_path_.data());
-    if (fd_ < 0)
-      throw Error(ErrorKind::kIo, {.file = folder_of(path)},
-                  system_error("cannot create a temporary file in this folder"));
-    // mkstemp makes 0600; a finished file should get the usual permissions.
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd_, 0666 & ~mask);
-    buffer_.reserve(kWriteBuffer);
-  }
-
-  ~AtomicFileOutput() override {
+  ~BufferedFileOutput() override {
     if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(temp_path_.c_str());
   }
 
   void write(const void* data, size_t n) override {
@@ -75,7 +61,22 @@ class AtomicFileOutput final : public OutputStream {
 
   uint64_t position() const override { return position_; }
 
-  void commit() override {
+  void sync() override {
+    check_open();
+    drain();
+    if (::fdatasync(fd_) != 0) fail("cannot flush to disk");
+  }
+
+  const std::string& name() const override { return path_; }
+
+ protected:
+  explicit BufferedFileOutput(const std::string& path) : path_(path) {
+    if (path.empty() || path.back() == '/') throw Error(ErrorKind::kInvalidArgument, {.file = path}, "not a file path");
+    buffer_.reserve(kWriteBuffer);
+  }
+
+  // Drains, syncs and closes the descriptor.
+  void finish() {
     check_open();
     drain();
     if (::fsync(fd_) != 0) fail("cannot flush to disk");
@@ -84,12 +85,24 @@ class AtomicFileOutput final : public OutputStream {
       fail("cannot close");
     }
     fd_ = -1;
-    if (::rename(temp_path_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished file into place");
-    committed_ = true;
-    sync_folder();
   }
 
-  const std::string& name() const override { return path_; }
+  void sync_folder() {
+    int dir = ::open(folder_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
+    if (dir < 0) return;  // the name exists; its durability is best effort here
+    ::fsync(dir);
+    ::close(dir);
+  }
+
+  [[noreturn]] void fail(const char* what) {
+    std::string message = system_error(what);
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    throw Error(ErrorKind::kIo, {.file = path_}, message);
+  }
+
+  std::string path_;
+  int fd_ = -1;
 
  private:
   void check_open() const {
@@ -114,30 +127,59 @@ class AtomicFileOutput final : public OutputStream {
     }
   }
 
-  void sync_folder() {
-    int dir = ::open(folder_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
-    if (dir < 0) return;  // the rename happened; durability of the name is best effort here
-    ::fsync(dir);
-    ::close(dir);
-  }
-
-  [[noreturn]] void fail(const char* what) {
-    std::string message = system_error(what);
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-    throw Error(ErrorKind::kIo, {.file = path_}, message);
-  }
-
-  std::string path_;
-  std::string temp_path_;
-  int fd_ = -1;
-  bool committed_ = false;
   uint64_t position_ = 0;
   Buffer buffer_;
+};
+
+class AtomicFileOutput final : public BufferedFileOutput {
+ public:
+  explicit AtomicFileOutput(const std::string& path) : BufferedFileOutput(path) {
+    size_t slash = path.rfind('/');
+    std::string prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+    temp_path_ = prefix + "." + base_of(path) + ".parq-XXXXXX";
+    fd_ = ::mkstemp(temp_path_.data());
+    if (fd_ < 0)
+      throw Error(ErrorKind::kIo, {.file = folder_of(path)},
+                  system_error("cannot create a temporary file in this folder"));
+    // mkstemp makes 0600; a finished file should get the usual permissions.
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd_, 0666 & ~mask);
+  }
+
+  ~AtomicFileOutput() override {
+    if (!committed_) ::unlink(temp_path_.c_str());
+  }
+
+  void commit() override {
+    finish();
+    if (::rename(temp_path_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished file into place");
+    committed_ = true;
+    sync_folder();
+  }
+
+ private:
+  std::string temp_path_;
+  bool committed_ = false;
+};
+
+class InPlaceFileOutput final : public BufferedFileOutput {
+ public:
+  explicit InPlaceFileOutput(const std::string& path) : BufferedFileOutput(path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) throw Error(ErrorKind::kIo, {.file = path}, system_error("cannot create the file"));
+    sync_folder();  // a checkpoint is worth little if the name itself can be lost
+  }
+
+  void commit() override { finish(); }
 };
 
 }  // namespace
 
 std::unique_ptr<OutputStream> create_file(const std::string& path) { return std::make_unique<AtomicFileOutput>(path); }
+
+std::unique_ptr<OutputStream> create_file_in_place(const std::string& path) {
+  return std::make_unique<InPlaceFileOutput>(path);
+}
 
 }  // namespace parq::io

@@ -24,21 +24,115 @@ std::string unhex(const std::string& hex) {
 
 std::span<const uint8_t> bytes(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
-// The GCM specification's test case 2 (zero key, zero nonce, one zero block).
-TEST(Aes, GcmMatchesThePublishedVector) {
-  const std::string key(16, '\0'), nonce(12, '\0'), plain(16, '\0');
-  std::string cipher(16, '\0'), tag(16, '\0');
-  gcm_encrypt(key, bytes(nonce).data(), {}, bytes(plain), reinterpret_cast<uint8_t*>(cipher.data()),
+// Runs a test's body once with each AES-GCM backend this build has on this
+// CPU, and leaves the preferred one chosen.
+class EachGcmBackend {
+ public:
+  template <typename Body>
+  static void run(Body body) {
+    const GcmBackend preferred = gcm_backend();
+    for (GcmBackend b : gcm_backends()) {
+      use_gcm_backend(b);
+      SCOPED_TRACE(b == GcmBackend::kOpenSsl ? "OpenSSL" : "ipsec-mb");
+      body();
+    }
+    use_gcm_backend(preferred);
+  }
+};
+
+void expect_gcm_vector(const std::string& key, const std::string& nonce, const std::string& aad,
+                       const std::string& plain, const std::string& cipher_hex, const std::string& tag_hex) {
+  std::string cipher(plain.size(), '\0'), tag(16, '\0');
+  gcm_encrypt(key, bytes(nonce).data(), bytes(aad), bytes(plain), reinterpret_cast<uint8_t*>(cipher.data()),
               reinterpret_cast<uint8_t*>(tag.data()));
-  EXPECT_EQ(cipher, unhex("0388dace60b6a392f328c2b971b2fe78"));
-  EXPECT_EQ(tag, unhex("ab6e47d42cec13bdf53a67b21257bddf"));
-  std::string back(16, 'x');
-  EXPECT_TRUE(gcm_decrypt(key, bytes(nonce).data(), {}, bytes(cipher), bytes(tag).data(),
+  EXPECT_EQ(cipher, unhex(cipher_hex));
+  EXPECT_EQ(tag, unhex(tag_hex));
+  std::string back(plain.size(), 'x');
+  EXPECT_TRUE(gcm_decrypt(key, bytes(nonce).data(), bytes(aad), bytes(cipher), bytes(tag).data(),
                           reinterpret_cast<uint8_t*>(back.data())));
   EXPECT_EQ(back, plain);
   tag[0] ^= 1;
-  EXPECT_FALSE(gcm_decrypt(key, bytes(nonce).data(), {}, bytes(cipher), bytes(tag).data(),
+  EXPECT_FALSE(gcm_decrypt(key, bytes(nonce).data(), bytes(aad), bytes(cipher), bytes(tag).data(),
                            reinterpret_cast<uint8_t*>(back.data())));
+  tag[0] ^= 1;
+  if (!aad.empty()) {
+    std::string other_aad = aad;
+    other_aad.back() ^= 1;
+    EXPECT_FALSE(gcm_decrypt(key, bytes(nonce).data(), bytes(other_aad), bytes(cipher), bytes(tag).data(),
+                             reinterpret_cast<uint8_t*>(back.data())));
+  }
+}
+
+// The GCM specification's test cases 2 (zero key, zero nonce, one zero
+// block), 4 (AES-128 with an AAD and a partial last block) and 16 (the same
+// with AES-256).
+TEST(Aes, GcmMatchesThePublishedVectors) {
+  const std::string k4 = unhex("feffe9928665731c6d6a8f9467308308");
+  const std::string iv4 = unhex("cafebabefacedbaddecaf888");
+  const std::string aad4 = unhex("feedfacedeadbeeffeedfacedeadbeefabaddad2");
+  const std::string p4 = unhex(
+      "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657"
+      "ba637b39");
+  EachGcmBackend::run([&] {
+    expect_gcm_vector(std::string(16, '\0'), std::string(12, '\0'), "", std::string(16, '\0'),
+                      "0388dace60b6a392f328c2b971b2fe78", "ab6e47d42cec13bdf53a67b21257bddf");
+    expect_gcm_vector(k4, iv4, aad4, p4,
+                      "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa05"
+                      "1ba30b396a0aac973d58e091",
+                      "5bc94fbc3221a5db94fae95ae7121a47");
+    expect_gcm_vector(k4 + k4, iv4, aad4, p4,
+                      "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b10568288"
+                      "38c5f61e6393ba7a0abcc9f662",
+                      "76fc6ece0f4e1768cddf8853bb2d551b");
+  });
+}
+
+// Every backend against OpenSSL's, over lengths around the block sizes the
+// vector kernels fold (16, 64, 256 bytes and beyond), every key size, and
+// more keys than a thread keeps expanded, so that evicted keys come back.
+TEST(Aes, GcmBackendsAgreeWithOpenSsl) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 40; ++i) keys.push_back(std::string(16 + 8 * (i % 3), static_cast<char>('a' + i)));
+  std::string message;
+  for (int i = 0; i < 5000; ++i) message.push_back(static_cast<char>(i * 131 + 7));
+  const std::string nonce = "twelve-bytes";
+  const GcmBackend preferred = gcm_backend();
+  int compared = 0;
+  for (size_t length : {0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1000, 4099, 5000}) {
+    for (size_t k = 0; k < keys.size(); k += (length % 7) + 1) {
+      const std::string& key = keys[k];
+      const std::string aad = message.substr(length % 40, k % 23);
+      const std::string plain = message.substr(0, length);
+      std::string expected(length, '\0'), expected_tag(16, '\0');
+      use_gcm_backend(GcmBackend::kOpenSsl);
+      gcm_encrypt(key, bytes(nonce).data(), bytes(aad), bytes(plain), reinterpret_cast<uint8_t*>(expected.data()),
+                  reinterpret_cast<uint8_t*>(expected_tag.data()));
+      for (GcmBackend b : gcm_backends()) {
+        use_gcm_backend(b);
+        std::string cipher(length, '\0'), tag(16, '\0'), back(length, '\0');
+        gcm_encrypt(key, bytes(nonce).data(), bytes(aad), bytes(plain), reinterpret_cast<uint8_t*>(cipher.data()),
+                    reinterpret_cast<uint8_t*>(tag.data()));
+        EXPECT_EQ(cipher, expected) << length << " " << key.size();
+        EXPECT_EQ(tag, expected_tag) << length << " " << key.size();
+        EXPECT_TRUE(gcm_decrypt(key, bytes(nonce).data(), bytes(aad), bytes(expected), bytes(expected_tag).data(),
+                                reinterpret_cast<uint8_t*>(back.data())));
+        EXPECT_EQ(back, plain);
+        ++compared;
+      }
+    }
+  }
+  use_gcm_backend(preferred);
+  EXPECT_GT(compared, 100);
+}
+
+TEST(Aes, AKeyOfAnotherSizeIsRefusedByEveryBackend) {
+  const std::string nonce(12, '\0'), plain = "x";
+  std::string cipher(1, '\0'), tag(16, '\0');
+  EachGcmBackend::run([&] {
+    EXPECT_THROW(gcm_encrypt(std::string(20, 'k'), bytes(nonce).data(), {}, bytes(plain),
+                             reinterpret_cast<uint8_t*>(cipher.data()), reinterpret_cast<uint8_t*>(tag.data())),
+                 Error);
+  });
 }
 
 // GCM encrypts from counter 2 of the same counter sequence whose counter 1

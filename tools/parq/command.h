@@ -27,6 +27,7 @@ extern const Command kBloomCommand;
 extern const Command kDictionaryCommand;
 extern const Command kCountCommand;
 extern const Command kSummarizeCommand;
+extern const Command kRecoverCommand;
 extern const Command kVerifyCommand;
 
 }  // namespace parq::tool

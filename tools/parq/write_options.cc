@@ -40,13 +40,65 @@ double parse_fraction(const std::string& text) {
   return end == text.c_str() || *end != '\0' ? std::nan("") : v;
 }
 
+// --checkpoint N (row groups), N with a byte unit (64MiB, 500KB, 1GiB, 4096B)
+// or N with a time unit (30s, 5m, 2h).
+CheckpointOptions parse_checkpoint(const std::string& text) {
+  const char* digits_end = text.c_str();
+  while (*digits_end >= '0' && *digits_end <= '9') ++digits_end;
+  const std::string number(text.c_str(), digits_end), unit(digits_end);
+  auto usage = [&] {
+    return UsageError("--checkpoint takes row groups (4), bytes (64MiB, 500KB, 4096B) or a time (30s, 5m, 2h), not '" +
+                      text + "'");
+  };
+  if (number.empty()) throw usage();
+  const int64_t n = parse_count("checkpoint", number);
+  if (n == 0) throw usage();
+  CheckpointOptions c;
+  static const std::pair<const char*, int64_t> kBytes[] = {{"B", 1},        {"KB", 1000},     {"KiB", 1 << 10},
+                                                           {"MB", 1000000}, {"MiB", 1 << 20}, {"GB", 1000000000},
+                                                           {"GiB", 1 << 30}};
+  static const std::pair<const char*, int64_t> kSeconds[] = {{"s", 1}, {"m", 60}, {"h", 3600}};
+  if (unit.empty()) {
+    c.row_groups = n;
+    return c;
+  }
+  for (const auto& [name, scale] : kBytes)
+    if (unit == name) {
+      if (n > INT64_MAX / scale) throw usage();
+      c.bytes = n * scale;
+      return c;
+    }
+  for (const auto& [name, scale] : kSeconds)
+    if (unit == name) {
+      c.seconds = static_cast<double>(n) * static_cast<double>(scale);
+      return c;
+    }
+  throw usage();
+}
+
 }  // namespace
 
 std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own) {
-  for (const char* name :
-       {"codec", "page-version", "dictionary", "row-group-rows", "row-group-bytes", "page-bytes", "page-rows",
-        "dictionary-bytes", "dictionary-entries", "encoding", "fallback", "bloom-filter", "bloom-fpp", "stats",
-        "page-index", "crc", "min-saving", "threads", "float-order"})
+  for (const char* name : {"codec",
+                           "page-version",
+                           "dictionary",
+                           "row-group-rows",
+                           "row-group-bytes",
+                           "page-bytes",
+                           "page-rows",
+                           "dictionary-bytes",
+                           "dictionary-entries",
+                           "encoding",
+                           "fallback",
+                           "bloom-filter",
+                           "bloom-fpp",
+                           "stats",
+                           "page-index",
+                           "crc",
+                           "min-saving",
+                           "threads",
+                           "float-order",
+                           "checkpoint"})
     own.push_back({name, true});
   return own;
 }
@@ -98,6 +150,7 @@ WriteOptions parse_write_options(const Args& args) {
   }
   for (const std::string& column : args.all("bloom-filter"))
     o.columns[column].bloom_filter = BloomFilterOptions{0, fpp};
+  if (auto v = args.value("checkpoint")) o.checkpoint = parse_checkpoint(*v);
   return o;
 }
 

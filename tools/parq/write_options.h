@@ -40,7 +40,11 @@
   "  --min-saving F           store a column's pages without compressing them after\n"    \
   "                           one that compression shrank by less than F (0.125;\n"       \
   "                           0: compress every page)\n"                                  \
-  "  --threads N              encode columns on N threads (1)\n"
+  "  --threads N              encode columns on N threads (1)\n"                          \
+  "  --checkpoint N|SIZE|TIME write the file in place and append a cumulative footer\n"   \
+  "                           every N row groups, SIZE bytes (64MiB) or TIME (30s,\n"     \
+  "                           5m), so that 'parq recover' gets back a file cut by a\n"    \
+  "                           crash up to its last checkpoint\n"
 
 namespace parq::tool {
 
@@ -48,7 +52,7 @@ namespace parq::tool {
 // --row-group-bytes, --page-bytes, --page-rows, --dictionary-bytes,
 // --dictionary-entries, --encoding and --fallback (repeatable),
 // --bloom-filter (repeatable), --bloom-fpp, --stats, --page-index, --crc,
-// --min-saving, --threads, --float-order.
+// --min-saving, --threads, --float-order, --checkpoint.
 std::vector<OptionSpec> with_write_options(std::vector<OptionSpec> own);
 
 // The WriteOptions those arguments ask for; throws UsageError for a bad

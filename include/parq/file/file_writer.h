@@ -58,6 +58,16 @@ struct ColumnWriteOptions {
   std::optional<bool> float_total_order;  // see WriteOptions::float_total_order
 };
 
+// When a checkpointed write (file/checkpoint.h) appends a cumulative
+// footer: at the end of a row group once any set limit is reached; every
+// row group when none is set. A byte or time limit also ends the row group
+// early, so that no more than about that much is ever at risk.
+struct CheckpointOptions {
+  int64_t row_groups = 0;  // row groups since the last checkpoint
+  int64_t bytes = 0;       // bytes written since the last checkpoint
+  double seconds = 0;      // time since the last checkpoint (or the start)
+};
+
 struct WriteOptions {
   compression::CodecChoice codec{format::CompressionCodec::SNAPPY, compression::kDefaultLevel};
   int page_version = 1;  // 1 or 2
@@ -106,6 +116,12 @@ struct WriteOptions {
   // file gets its own AAD (a dataset's files too). A key given for a column
   // the schema does not have is an error when the writer opens.
   std::optional<crypto::EncryptionOptions> encryption;
+  // Checkpointed writing: the file is written in place, not through a
+  // temporary file, and at each checkpoint the data is synced to disk and a
+  // cumulative footer appended, so that `parq recover` (file/recover.h)
+  // gets back every checkpointed row group of a file cut by a crash. A
+  // finished file is an ordinary Parquet file. Not with encryption.
+  std::optional<CheckpointOptions> checkpoint;
 };
 
 // "parq version X.Y.Z".
@@ -121,7 +137,8 @@ format::Encoding parse_encoding(const std::string& name);
 
 class FileWriter {
  public:
-  // Writes `path` through a temporary file renamed into place by close().
+  // Writes `path` through a temporary file renamed into place by close()
+  // (or in place, with checkpoints).
   static std::unique_ptr<FileWriter> open(const std::string& path, const Schema& schema, WriteOptions options = {});
   static std::unique_ptr<FileWriter> open(std::unique_ptr<io::OutputStream> out, const Schema& schema,
                                           WriteOptions options = {});

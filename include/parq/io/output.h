@@ -26,6 +26,9 @@ class OutputStream {
   void write(std::span<const uint8_t> bytes) { write(bytes.data(), bytes.size()); }
   // Bytes written so far: the file offset of the next byte.
   virtual uint64_t position() const = 0;
+  // Makes everything written so far durable (a checkpoint); later writes
+  // may follow. Outputs without a disk behind them do nothing.
+  virtual void sync() {}
   // Makes everything written durable and visible under the final name. No
   // write may follow.
   virtual void commit() = 0;
@@ -36,6 +39,12 @@ class OutputStream {
 // Writes `path` through a temporary file in its folder (see above). Throws
 // parq::Error naming the folder when the temporary cannot be created.
 std::unique_ptr<OutputStream> create_file(const std::string& path);
+
+// Writes `path` itself, from its first byte (an existing file is replaced):
+// for a writer that checkpoints (WriteOptions::checkpoint), whose partial
+// file is what a crash leaves to recover. Destroyed without commit(), the
+// partial file stays.
+std::unique_ptr<OutputStream> create_file_in_place(const std::string& path);
 
 // Collects the bytes in memory; commit() is a no-op.
 class BufferOutput final : public OutputStream {
