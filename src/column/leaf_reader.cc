@@ -76,41 +76,13 @@ void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t
   page_all_defined_ = non_null == num_values;
 }
 
-void LeafReader::load_v1(const PageInfo& page, std::span<const uint8_t> bytes) {
-  const auto& h = *page.header.data_page_header;
-  const size_t n = static_cast<size_t>(h.num_values);
-  size_t pos = 0;
-  if (column_.max_repetition_level > 0) {
-    page_rep_.resize(n * sizeof(int16_t));
-    pos += decode_v1_levels(h.repetition_level_encoding, bytes.data(), bytes.size(), n, column_.max_repetition_level,
-                            page_rep_.data_as<int16_t>(), "repetition levels");
-  }
-  if (column_.max_definition_level > 0) {
-    page_def_.resize(n * sizeof(int16_t));
-    pos += decode_v1_levels(h.definition_level_encoding, bytes.data() + pos, bytes.size() - pos, n,
-                            column_.max_definition_level, page_def_.data_as<int16_t>(), "definition levels",
-                            &page_def_all_max_);
-  }
-  begin_values(h.encoding, bytes.subspan(pos), h.num_values);
-}
-
-void LeafReader::load_v2(const PageInfo& page, std::span<const uint8_t> bytes) {
-  const auto& h = *page.header.data_page_header_v2;
-  const size_t n = static_cast<size_t>(h.num_values);
-  const size_t rep_bytes = static_cast<size_t>(h.repetition_levels_byte_length);
-  const size_t def_bytes = static_cast<size_t>(h.definition_levels_byte_length);
-  if (column_.max_repetition_level > 0) {
-    page_rep_.resize(n * sizeof(int16_t));
-    decode_v2_levels(bytes.data(), rep_bytes, n, column_.max_repetition_level, page_rep_.data_as<int16_t>(),
-                     "repetition levels");
-  }
-  if (column_.max_definition_level > 0) {
-    page_def_.resize(n * sizeof(int16_t));
-    decode_v2_levels(bytes.data() + rep_bytes, def_bytes, n, column_.max_definition_level, page_def_.data_as<int16_t>(),
-                     "definition levels", &page_def_all_max_);
-  }
-  size_t pos = rep_bytes + def_bytes;
-  begin_values(h.encoding, bytes.subspan(pos), h.num_values);
+void LeafReader::load_levels(const PageInfo& page, std::span<const uint8_t> bytes) {
+  const size_t values_at = decode_page_levels(page.header, bytes, column_.max_repetition_level,
+                                              column_.max_definition_level, page_rep_, page_def_, &page_def_all_max_);
+  const bool v2 = page.header.type == PageType::DATA_PAGE_V2;
+  begin_values(v2 ? page.header.data_page_header_v2->encoding : page.header.data_page_header->encoding,
+               bytes.subspan(values_at),
+               v2 ? page.header.data_page_header_v2->num_values : page.header.data_page_header->num_values);
 }
 
 // Moves to the next data page, loading dictionary pages on the way and
@@ -239,11 +211,7 @@ bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows) {
     }
     values_.set_page_owner(pages_.page_owner());
     try {
-      if (page_.header.type == PageType::DATA_PAGE) {
-        load_v1(page_, bytes);
-      } else {
-        load_v2(page_, bytes);
-      }
+      load_levels(page_, bytes);
     } catch (const Error& e) {
       with_context(e);
     }

@@ -102,8 +102,7 @@ class LeafReader {
   bool load_data_page(int64_t pass_over_rows, int64_t& passed_rows);
   int64_t page_rows(const PageInfo& page) const;
   void load_dictionary(const PageInfo& page);
-  void load_v1(const PageInfo& page, std::span<const uint8_t> bytes);
-  void load_v2(const PageInfo& page, std::span<const uint8_t> bytes);
+  void load_levels(const PageInfo& page, std::span<const uint8_t> bytes);
   void begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values);
   int64_t take_records(int64_t wanted, int64_t& entries);
   void append(int64_t entries, LeafBatch& out);

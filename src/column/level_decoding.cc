@@ -59,4 +59,40 @@ void decode_v2_levels(const uint8_t* data, size_t size, size_t count, int16_t ma
   decode_hybrid(data, size, count, max_level, out, what, all_max);
 }
 
+size_t decode_page_levels(const format::PageHeader& header, std::span<const uint8_t> bytes, int16_t max_repetition,
+                          int16_t max_definition, Buffer& rep, Buffer& def, bool* def_all_max) {
+  if (header.type == format::PageType::DATA_PAGE_V2) {
+    const auto& h = *header.data_page_header_v2;
+    const size_t n = static_cast<size_t>(h.num_values);
+    const size_t rep_bytes = static_cast<size_t>(h.repetition_levels_byte_length);
+    const size_t def_bytes = static_cast<size_t>(h.definition_levels_byte_length);
+    if (rep_bytes > bytes.size() || def_bytes > bytes.size() - rep_bytes)
+      throw Error("level lengths (" + std::to_string(rep_bytes + def_bytes) + " bytes) exceed the page");
+    if (max_repetition > 0) {
+      rep.resize(n * sizeof(int16_t));
+      decode_v2_levels(bytes.data(), rep_bytes, n, max_repetition, rep.data_as<int16_t>(), "repetition levels");
+    }
+    if (max_definition > 0) {
+      def.resize(n * sizeof(int16_t));
+      decode_v2_levels(bytes.data() + rep_bytes, def_bytes, n, max_definition, def.data_as<int16_t>(),
+                       "definition levels", def_all_max);
+    }
+    return rep_bytes + def_bytes;
+  }
+  const auto& h = *header.data_page_header;
+  const size_t n = static_cast<size_t>(h.num_values);
+  size_t pos = 0;
+  if (max_repetition > 0) {
+    rep.resize(n * sizeof(int16_t));
+    pos += decode_v1_levels(h.repetition_level_encoding, bytes.data(), bytes.size(), n, max_repetition,
+                            rep.data_as<int16_t>(), "repetition levels");
+  }
+  if (max_definition > 0) {
+    def.resize(n * sizeof(int16_t));
+    pos += decode_v1_levels(h.definition_level_encoding, bytes.data() + pos, bytes.size() - pos, n, max_definition,
+                            def.data_as<int16_t>(), "definition levels", def_all_max);
+  }
+  return pos;
+}
+
 }  // namespace parq

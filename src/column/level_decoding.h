@@ -4,9 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "parq/format/metadata.h"
+#include "parq/util/buffer.h"
 
 namespace parq {
 
@@ -23,5 +25,14 @@ size_t decode_v1_levels(format::Encoding encoding, const uint8_t* data, size_t s
 // v2 levels: hybrid runs without a prefix, in exactly `size` bytes.
 void decode_v2_levels(const uint8_t* data, size_t size, size_t count, int16_t max_level, int16_t* out,
                       const std::string& what, bool* all_max = nullptr);
+
+// A data page's levels, v1 or v2 as its header says, decoded from its
+// decompressed bytes into `rep` and `def` (int16 each, resized to the page's
+// num_values; left alone when the column's maximum level is 0). Returns
+// where the values start in `bytes`. `def_all_max` as above, for the
+// definition levels. The caller has checked that the header is the page
+// type's and its counts are not negative.
+size_t decode_page_levels(const format::PageHeader& header, std::span<const uint8_t> bytes, int16_t max_repetition,
+                          int16_t max_definition, Buffer& rep, Buffer& def, bool* def_all_max = nullptr);
 
 }  // namespace parq

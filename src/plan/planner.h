@@ -36,6 +36,16 @@ struct ChunkSummary {
 // IEEE_754_TOTAL_ORDER in the file's column_orders when it has them.
 bool bounds_trusted(const format::FileMetaData& file, const ColumnDescriptor& column);
 
+// The statistics' min and max (PLAIN bytes) that follow the column's order:
+// min_value/max_value, or the legacy min/max where their signed order is
+// the column's; both null when neither can be trusted.
+struct BoundBytes {
+  const std::string* min = nullptr;
+  const std::string* max = nullptr;
+};
+BoundBytes trusted_bound_bytes(const format::FileMetaData& file, const ColumnDescriptor& column,
+                               const format::Statistics& statistics);
+
 ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescriptor& column,
                              const format::ColumnMetaData& chunk);
 

@@ -42,6 +42,16 @@ bool bounds_trusted(const format::FileMetaData& file, const ColumnDescriptor& co
   return ordered;
 }
 
+BoundBytes trusted_bound_bytes(const format::FileMetaData& file, const ColumnDescriptor& column,
+                               const format::Statistics& st) {
+  if (!bounds_trusted(file, column)) return {};
+  if (st.min_value && st.max_value) return {&*st.min_value, &*st.max_value};
+  if (st.min && st.max && column.sort_order == SortOrder::kSigned && column.type.physical != format::Type::BYTE_ARRAY &&
+      column.type.physical != format::Type::FIXED_LEN_BYTE_ARRAY)
+    return {&*st.min, &*st.max};
+  return {};
+}
+
 ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescriptor& column,
                              const format::ColumnMetaData& chunk) {
   ChunkSummary out;
@@ -60,18 +70,7 @@ ChunkSummary summarize_chunk(const format::FileMetaData& file, const ColumnDescr
   }
   if (filter::is_floating(order)) s.may_have_nan = !(st.nan_count && *st.nan_count == 0);
 
-  const bool ordered = bounds_trusted(file, column);
-  const std::string* lo = nullptr;
-  const std::string* hi = nullptr;
-  if (ordered && st.min_value && st.max_value) {
-    lo = &*st.min_value;
-    hi = &*st.max_value;
-  } else if (ordered && st.min && st.max && column.sort_order == SortOrder::kSigned &&
-             column.type.physical != format::Type::BYTE_ARRAY &&
-             column.type.physical != format::Type::FIXED_LEN_BYTE_ARRAY) {
-    lo = &*st.min;
-    hi = &*st.max;
-  }
+  const auto [lo, hi] = trusted_bound_bytes(file, column, st);
   if (lo == nullptr || !filter::from_plain_bytes(column, *lo, out.min) ||
       !filter::from_plain_bytes(column, *hi, out.max))
     return out;

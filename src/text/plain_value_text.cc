@@ -240,4 +240,15 @@ void append_plain_value(std::string& out, const ValueType& type, std::string_vie
   append_plain_value(out, value_format_of(type), plain);
 }
 
+std::string bound_text(const ValueType& type, std::string_view plain) {
+  std::string out;
+  try {
+    append_plain_value(out, type, plain);
+  } catch (const Error&) {
+    out.clear();
+    append_base64(out, plain);
+  }
+  return out;
+}
+
 }  // namespace parq::text

@@ -28,5 +28,6 @@ extern const Command kDictionaryCommand;
 extern const Command kCountCommand;
 extern const Command kSummarizeCommand;
 extern const Command kRecoverCommand;
+extern const Command kVerifyCommand;
 
 }  // namespace parq::tool

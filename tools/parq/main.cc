@@ -18,7 +18,7 @@ namespace {
 const Command* const kCommands[] = {&kSchemaCommand,    &kMetaCommand,       &kPagesCommand,   &kIndexCommand,
                                     &kBloomCommand,     &kDictionaryCommand, &kCatCommand,     &kCountCommand,
                                     &kHeadCommand,      &kBenchCommand,      &kRewriteCommand, &kConvertCommand,
-                                    &kSummarizeCommand, &kRecoverCommand};
+                                    &kSummarizeCommand, &kRecoverCommand,    &kVerifyCommand};
 
 // Scripts tell failures apart by the exit code, which follows the error's
 // kind (kept stable: it is documented in the overview).

@@ -119,5 +119,9 @@ ValueFormat value_format_of(const ValueType& type);
 // corrupt).
 void append_plain_value(std::string& out, const ValueFormat& format, std::string_view plain);
 void append_plain_value(std::string& out, const ValueType& type, std::string_view plain);
+// A statistics bound (one PLAIN value) as JSON text in the column's
+// logical type; one that does not decode (corrupt statistics) as base64 of
+// its bytes, so that a report about it never fails.
+std::string bound_text(const ValueType& type, std::string_view plain);
 
 }  // namespace parq::text
