@@ -217,7 +217,8 @@ class FileWriter::Impl {
         throw Error(out_->name() + ": a copied row group has " + std::to_string(chunks.size()) +
                         " column chunks, the schema " + std::to_string(columns_.size()) + " columns",
                     ErrorKind::kInvalidArgument);
-      if (source.num_rows < 0) throw Error(out_->name() + ": a copied row group has negative rows", ErrorKind::kCorrupt);
+      if (source.num_rows < 0)
+        throw Error(out_->name() + ": a copied row group has negative rows", ErrorKind::kCorrupt);
       end_row_group();
       format::RowGroup group;
       group.num_rows = source.num_rows;
@@ -417,9 +418,7 @@ class FileWriter::Impl {
   static void rebase(format::ColumnChunk& cc, const CopiedColumnChunk& copied, int64_t start) {
     const int64_t from = static_cast<int64_t>(copied.source_offset);
     const int64_t delta = start - from;
-    auto inside = [&](int64_t offset) {
-      return offset >= from && static_cast<uint64_t>(offset - from) < copied.size;
-    };
+    auto inside = [&](int64_t offset) { return offset >= from && static_cast<uint64_t>(offset - from) < copied.size; };
     cc.file_offset = start;
     cc.file_path.reset();
     cc.column_index_offset.reset();

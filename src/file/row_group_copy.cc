@@ -68,15 +68,22 @@ std::string schema_difference(const std::vector<format::SchemaElement>& ours,
                               const std::vector<format::SchemaElement>& theirs) {
   const std::vector<std::string> paths = element_paths(theirs);
   for (size_t i = 0; i < std::min(ours.size(), theirs.size()); ++i) {
-    const std::string d = element_difference(ours[i], theirs[i]);
-    if (!d.empty()) return "its schema differs at " + (i == 0 ? std::string("the root") : "'" + paths[i] + "'") + ": " + d;
+    // The root's name is no part of any column's path: writers name it as
+    // they like ("schema", "hive_schema", "spark_schema").
+    format::SchemaElement theirs_named = theirs[i];
+    if (i == 0) theirs_named.name = ours[i].name;
+    const std::string d = element_difference(ours[i], theirs_named);
+    if (!d.empty())
+      return "its schema differs at " + (i == 0 ? std::string("the root") : "'" + paths[i] + "'") + ": " + d;
   }
   if (ours.size() != theirs.size())
     return "its schema has " + std::to_string(theirs.size()) + " elements, not " + std::to_string(ours.size());
   return "";
 }
 
-bool same_sorting(const format::RowGroup& a, const format::RowGroup& b) { return a.sorting_columns == b.sorting_columns; }
+bool same_sorting(const format::RowGroup& a, const format::RowGroup& b) {
+  return a.sorting_columns == b.sorting_columns;
+}
 
 void copy_bytes(io::RandomAccessInput& input, uint64_t offset, uint64_t length, size_t buffer_bytes,
                 io::OutputStream& out, std::vector<uint8_t>& buffer) {
@@ -118,7 +125,8 @@ void check_copyable(const FileReader& file) {
       if (chunk.file_path)
         throw Error(ErrorKind::kUnsupported, chunk_location(file.name(), m, g, c),
                     "the chunk is stored in another file ('" + *chunk.file_path + "'); copy that file");
-      if (!chunk.meta_data) throw Error(ErrorKind::kCorrupt, chunk_location(file.name(), m, g, c), "no column metadata");
+      if (!chunk.meta_data)
+        throw Error(ErrorKind::kCorrupt, chunk_location(file.name(), m, g, c), "no column metadata");
     }
   }
 }
@@ -163,26 +171,47 @@ void copy_row_group(const FileReader& file, size_t row_group, FileWriter& writer
   const format::RowGroup& group = m.row_groups[row_group];
   io::RandomAccessInput& input = file.input();
   std::vector<CopiedColumnChunk> chunks(group.columns.size());
+  std::vector<ChunkRange> ranges;
   for (size_t c = 0; c < chunks.size(); ++c) {
     CopiedColumnChunk& copied = chunks[c];
     copied.chunk = group.columns[c];
     if (!copied.chunk.meta_data || copied.chunk.file_path || copied.chunk.crypto_metadata)
       throw Error(ErrorKind::kUnsupported, chunk_location(file.name(), m, row_group, c),
                   "the chunk cannot be copied (see check_copyable)");
-    const ChunkRange range = chunk_range(m, row_group, c, input.size());
+    ChunkRange range;
+    try {
+      range = chunk_range(m, row_group, c, input.size());
+    } catch (const Error& e) {
+      throw e.within({.file = file.name()});
+    }
+    ranges.push_back(range);
     copied.source_offset = range.offset;
     copied.size = range.length;
-    if (std::optional<PageIndex> index = read_page_index(file, row_group, c)) {
+    // An index or filter that does not decode or contradicts its chunk is
+    // left behind rather than refusing the file: readers do without them,
+    // and the rows stay whole; copied as it is, it would mislead readers.
+    std::optional<PageIndex> index;
+    std::optional<BloomFilter> filter;
+    try {
+      index = read_page_index(file, row_group, c);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::kCorrupt) throw;
+    }
+    try {
+      filter = read_bloom_filter(file, row_group, c);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::kCorrupt) throw;
+    }
+    if (index) {
       if (options.statistics) copied.column_index = std::move(index->column_index);
       copied.offset_index = std::move(index->offset_index);
     }
     if (!options.statistics) copied.chunk.meta_data->statistics.reset();
-    if (std::optional<BloomFilter> filter = read_bloom_filter(file, row_group, c)) filter->write(copied.bloom_filter);
+    if (filter) filter->write(copied.bloom_filter);
   }
   std::vector<uint8_t> buffer;
   writer.append_row_group(group, std::move(chunks), [&](size_t c, io::OutputStream& out) {
-    const ChunkRange range = chunk_range(m, row_group, c, input.size());
-    copy_bytes(input, range.offset, range.length, options.buffer_bytes, out, buffer);
+    copy_bytes(input, ranges[c].offset, ranges[c].length, options.buffer_bytes, out, buffer);
   });
 }
 

@@ -19,10 +19,11 @@ int run_concat(const std::vector<std::string>& argv) {
     if (in == paths[0]) throw UsageError("OUT (" + paths[0] + ") is also an input");
   const ConcatResult result = concat_files(inputs, paths[0]);
   for (const std::string& in : result.without_statistics)
-    std::fprintf(stderr, "parq concat: %s: written by another writer than %s; its statistics and column indexes were left out\n",
-                 in.c_str(), inputs.front().c_str());
-  std::printf("%s: %lld rows in %zu row groups from %zu files\n", paths[0].c_str(),
-              static_cast<long long>(result.rows), result.row_groups, inputs.size());
+    std::fprintf(
+        stderr, "parq concat: %s: written by another writer than %s; its statistics and column indexes were left out\n",
+        in.c_str(), inputs.front().c_str());
+  std::printf("%s: %lld rows in %zu row groups from %zu files\n", paths[0].c_str(), static_cast<long long>(result.rows),
+              result.row_groups, inputs.size());
   return 0;
 }
 

@@ -139,7 +139,7 @@ format::Encoding parse_encoding(const std::string& name);
 // A column chunk of another file, copied into a FileWriter's file as it is
 // (file/row_group_copy.h reads and checks it).
 struct CopiedColumnChunk {
-  format::ColumnChunk chunk;  // as the source's footer has it
+  format::ColumnChunk chunk;   // as the source's footer has it
   uint64_t source_offset = 0;  // where its bytes start in the source
   uint64_t size = 0;           // how many bytes are copied
   std::optional<format::ColumnIndex> column_index;
