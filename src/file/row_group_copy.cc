@@ -127,6 +127,11 @@ void check_copyable(const FileReader& file) {
                     "the chunk is stored in another file ('" + *chunk.file_path + "'); copy that file");
       if (!chunk.meta_data)
         throw Error(ErrorKind::kCorrupt, chunk_location(file.name(), m, g, c), "no column metadata");
+      try {
+        chunk_range(m, g, c, file.input().size());  // inside the file
+      } catch (const Error& e) {
+        throw e.within({.file = file.name()});
+      }
     }
   }
 }

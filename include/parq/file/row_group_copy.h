@@ -33,8 +33,9 @@ struct RowGroupCopyOptions {
   size_t buffer_bytes = size_t{1} << 20;
 };
 
-// Throws parq::Error (kUnsupported) naming the file when its row groups
-// cannot be copied: it is encrypted, or a chunk lives in another file.
+// Throws parq::Error naming the file when its row groups cannot be copied:
+// it is encrypted or a chunk lives in another file (kUnsupported), a chunk
+// lacks its metadata or reaches past the end of the file (kCorrupt).
 void check_copyable(const FileReader& file);
 
 // How `file`'s schema differs from `first`'s ("its schema differs at 'a.b':
