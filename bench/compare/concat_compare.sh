@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Times `parq concat` joining FILES files of about 60 MB (lineitem_snappy
+# cut by `parq split --bytes`, the pieces copied until there are FILES
+# distinct files), beside arrow-rs's `parquet-concat` when it is installed,
+# and checks that DuckDB reads each output as it reads the inputs (row count
+# and a hash sum of every column). Prints each run and the medians; deletes
+# everything it wrote.
+#
+#   bench/compare/concat_compare.sh [FILES [RUNS]]     (100 files, 5 runs)
+#
+# Environment: PARQ (the tool; build/parq), PARQUET_CONCAT (arrow-rs's
+# binary; looked up in PATH), PYTHON (one with duckdb; /work/main/.venv),
+# SOURCE (the file to cut; bench/compare/data/lineitem_snappy.parquet),
+# PIECE_BYTES (60000000), WORK (scratch folder; a new one under /tmp).
+# A smoke run for CI: FILES=2 RUNS=1 with a small SOURCE.
+#
+# Both tools read inputs the page cache holds (the files were just written);
+# parq's output is synced to disk before its rename (FileWriter's commit),
+# which the timing includes.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+files=${1:-100}
+runs=${2:-5}
+parq=${PARQ:-$root/build/parq}
+source_file=${SOURCE:-$here/data/lineitem_snappy.parquet}
+piece_bytes=${PIECE_BYTES:-60000000}
+python=${PYTHON:-/work/main/.venv/bin/python}
+peer=${PARQUET_CONCAT:-$(command -v parquet-concat || true)}
+work=${WORK:-$(mktemp -d /tmp/parq-concat-bench.XXXXXX)}
+trap 'rm -rf "$work"' EXIT
+
+mkdir -p "$work/in"
+"$parq" split "$source_file" "$work/pieces" --bytes "$piece_bytes" >/dev/null
+pieces=("$work"/pieces/part-*.parquet)
+inputs=()
+for ((i = 0; i < files; ++i)); do
+  name=$(printf '%s/in/f-%05d.parquet' "$work" "$i")
+  cp "${pieces[i % ${#pieces[@]}]}" "$name"
+  inputs+=("$name")
+done
+rm -rf "$work/pieces"
+input_bytes=$(du -cb "${inputs[@]}" | tail -1 | cut -f1)
+echo "inputs: $files files, $input_bytes bytes (pieces of $source_file)"
+
+# Seconds of one run of a command.
+seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" >/dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc -l
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+# Whether DuckDB reads `out` as it reads the inputs.
+duckdb_check() {
+  "$python" - "$1" "${inputs[@]}" <<'EOF'
+import sys, duckdb
+out, inputs = sys.argv[1], sys.argv[2:]
+con = duckdb.connect()
+q = "SELECT count(*), sum(hash(COLUMNS(*))) FROM read_parquet(?)"
+a = con.execute(q, [out]).fetchone()
+b = con.execute(q, [inputs]).fetchone()
+print("duckdb: same rows and column hashes" if a == b else f"duckdb: DIFFERENT {a} vs {b}")
+sys.exit(0 if a == b else 1)
+EOF
+}
+
+measure() {
+  local name=$1
+  shift
+  local times=() t out_bytes=0
+  for ((r = 0; r < runs; ++r)); do
+    rm -f "$work/out.parquet"
+    t=$(seconds "$@")
+    out_bytes=$(stat -c %s "$work/out.parquet")
+    times+=("$t")
+    printf '%s run %d: %.3f s, %.2f GB/s\n' "$name" "$r" "$t" "$(echo "$out_bytes / $t / 1000000000" | bc -l)"
+  done
+  duckdb_check "$work/out.parquet"
+  local m
+  m=$(median "${times[@]}")
+  printf '%s median: %.3f s, %.2f GB/s (output %d bytes)\n' "$name" "$m" "$(echo "$out_bytes / $m / 1000000000" | bc -l)" \
+    "$out_bytes"
+  rm -f "$work/out.parquet"
+}
+
+measure "parq concat" "$parq" concat "$work/out.parquet" "${inputs[@]}"
+if [[ -n "$peer" ]]; then
+  measure "parquet-concat (arrow-rs)" "$peer" "$work/out.parquet" "${inputs[@]}"
+else
+  echo "parquet-concat (arrow-rs): not installed (cargo install parquet --features cli)"
+fi
