@@ -31,35 +31,29 @@ std::vector<std::string> element_paths(const std::vector<format::SchemaElement>&
   return paths;
 }
 
+// "what theirs, not ours" when a field of two schema elements differs
+// (an absent value shown as "none"); empty when it does not.
 template <class T, class Show>
-std::string show_optional(const std::optional<T>& v, Show show) {
-  return v ? show(*v) : std::string("none");
+std::string field_difference(const char* what, const std::optional<T>& ours, const std::optional<T>& theirs,
+                             Show show) {
+  if (ours == theirs) return "";
+  auto text = [&](const std::optional<T>& v) { return v ? show(*v) : std::string("none"); };
+  return std::string(what) + " " + text(theirs) + ", not " + text(ours);
 }
 
-// How element `theirs` differs from `ours`, as "what: theirs, not ours";
+// How element `theirs` differs from `ours` (its first differing field);
 // empty when they are equal.
 std::string element_difference(const format::SchemaElement& ours, const format::SchemaElement& theirs) {
+  if (ours.name != theirs.name) return "name '" + theirs.name + "', not '" + ours.name + "'";
   auto number = [](int32_t v) { return std::to_string(v); };
-  auto differ = [](const char* what, const std::string& t, const std::string& o) {
-    return std::string(what) + " " + t + ", not " + o;
-  };
-  if (ours.name != theirs.name) return differ("name", "'" + theirs.name + "'", "'" + ours.name + "'");
-  auto type = [](format::Type t) { return std::string(to_string(t)); };
-  if (ours.type != theirs.type) return differ("type", show_optional(theirs.type, type), show_optional(ours.type, type));
-  if (ours.type_length != theirs.type_length)
-    return differ("type length", show_optional(theirs.type_length, number), show_optional(ours.type_length, number));
-  auto repetition = [](format::FieldRepetitionType r) { return std::string(to_string(r)); };
-  if (ours.repetition_type != theirs.repetition_type)
-    return differ("repetition", show_optional(theirs.repetition_type, repetition),
-                  show_optional(ours.repetition_type, repetition));
-  if (ours.num_children != theirs.num_children)
-    return differ("children", show_optional(theirs.num_children, number), show_optional(ours.num_children, number));
-  auto converted = [](format::ConvertedType c) { return std::string(to_string(c)); };
-  if (ours.converted_type != theirs.converted_type)
-    return differ("converted type", show_optional(theirs.converted_type, converted),
-                  show_optional(ours.converted_type, converted));
-  if (ours.field_id != theirs.field_id)
-    return differ("field id", show_optional(theirs.field_id, number), show_optional(ours.field_id, number));
+  auto name = [](auto v) { return std::string(to_string(v)); };
+  for (std::string d : {field_difference("type", ours.type, theirs.type, name),
+                        field_difference("type length", ours.type_length, theirs.type_length, number),
+                        field_difference("repetition", ours.repetition_type, theirs.repetition_type, name),
+                        field_difference("children", ours.num_children, theirs.num_children, number),
+                        field_difference("converted type", ours.converted_type, theirs.converted_type, name),
+                        field_difference("field id", ours.field_id, theirs.field_id, number)})
+    if (!d.empty()) return d;
   if (ours != theirs) return "logical type, scale or precision";
   return "";
 }
