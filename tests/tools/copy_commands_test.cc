@@ -67,9 +67,6 @@ TEST_F(CopyCommands, ConcatRefusesMismatchesAndBadArguments) {
   r = run_tool({"concat", out});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("expected OUT and at least one IN"));
-  r = run_tool({"concat", in_, in_});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("is also an input"));
   r = run_tool({"concat", out, corpus("uniform_encryption.parquet.encrypted")});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_THAT(r.err, HasSubstr("uniform_encryption.parquet.encrypted"));
@@ -77,6 +74,16 @@ TEST_F(CopyCommands, ConcatRefusesMismatchesAndBadArguments) {
   r = run_tool({"concat", "--help"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_THAT(r.out, HasSubstr("usage: parq concat OUT IN..."));
+}
+
+TEST_F(CopyCommands, ConcatIntoAnInputAppendsToIt) {
+  const std::string before = rows_at(in_);
+  const std::string other = dir_ / "other.parquet";
+  ASSERT_EQ(run_tool({"rewrite", in_, other, "--row-group-rows", "3000"}).exit_code, 0);
+  const CommandResult r = run_tool({"concat", in_, in_, other});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(rows_at(in_), before + before);
+  EXPECT_EQ(FileReader::open(in_)->metadata().row_groups.size(), file_->metadata().row_groups.size() + 3);
 }
 
 TEST_F(CopyCommands, MergeReencodesIntoTheAskedRowGroups) {

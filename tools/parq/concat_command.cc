@@ -15,8 +15,6 @@ int run_concat(const std::vector<std::string>& argv) {
   const std::vector<std::string>& paths = args.positionals();
   if (paths.size() < 2) throw UsageError("expected OUT and at least one IN");
   const std::vector<std::string> inputs(paths.begin() + 1, paths.end());
-  for (const std::string& in : inputs)
-    if (in == paths[0]) throw UsageError("OUT (" + paths[0] + ") is also an input");
   const ConcatResult result = concat_files(inputs, paths[0]);
   for (const std::string& in : result.without_statistics)
     std::fprintf(
@@ -44,7 +42,8 @@ const Command kConcatCommand = {
     "and its created_by, as readers judge statistics by the writer that wrote\n"
     "them: an input written by another writer keeps its rows, but its chunks'\n"
     "statistics and column indexes are left out (a warning names it).\n"
-    "OUT appears only once complete.\n"
+    "OUT appears (or is replaced) only once complete, so it may be one of the\n"
+    "inputs: 'parq concat a.parquet a.parquet b.parquet' appends b to a.\n"
     "\n"
     "To re-encode into other row group sizes, see 'parq merge'.\n",
     run_concat,

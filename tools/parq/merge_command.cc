@@ -18,8 +18,6 @@ int run_merge(const std::vector<std::string>& argv) {
   const std::vector<std::string>& paths = args.positionals();
   if (paths.size() < 2) throw UsageError("expected OUT and at least one IN");
   const std::vector<std::string> inputs(paths.begin() + 1, paths.end());
-  for (const std::string& in : inputs)
-    if (in == paths[0]) throw UsageError("OUT (" + paths[0] + ") is also an input");
   WriteOptions options = parse_write_options(args);
   auto first = FileReader::open(inputs.front());
   // Checked before anything is written, so a late mismatch costs nothing.
@@ -55,7 +53,8 @@ const Command kMergeCommand = {
     "of --row-group-rows / --row-group-bytes (the writer's defaults otherwise),\n"
     "with the writer options below. The inputs' schemas must match (the error\n"
     "names the first input that differs and how). OUT takes the first input's\n"
-    "key-value metadata and appears only once complete.\n"
+    "key-value metadata and appears (or is replaced; it may be an input)\n"
+    "only once complete.\n"
     "\n"
     "To join files without re-encoding them, see 'parq concat'.\n"
     "\n" PARQ_WRITE_OPTIONS_HELP,

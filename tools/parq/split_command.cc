@@ -36,6 +36,10 @@ int run_split(const std::vector<std::string>& argv) {
   if (auto v = args.value("bytes")) pieces = pieces_by_bytes(in->metadata(), positive("bytes", *v));
   if (auto v = args.value("row-groups"))
     pieces = pieces_by_row_groups(in->metadata(), static_cast<size_t>(positive("row-groups", *v)));
+  if (pieces.empty()) {
+    std::printf("%s has no rows: nothing written\n", paths[0].c_str());
+    return 0;
+  }
   std::filesystem::create_directories(paths[1]);
   const WriteOptions options = copy_write_options(*in);
   for (size_t p = 0; p < pieces.size(); ++p) {
