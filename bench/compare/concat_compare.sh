@@ -44,13 +44,10 @@ rm -rf "$work/pieces"
 input_bytes=$(du -cb "${inputs[@]}" | tail -1 | cut -f1)
 echo "inputs: $files files, $input_bytes bytes (pieces of $source_file)"
 
-# Seconds of one run of a command.
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc -l
+# "seconds peak-RSS-KiB" of one run of a command.
+run_timed() {
+  /usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null
+  cat "$work/time"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
@@ -72,19 +69,21 @@ EOF
 measure() {
   local name=$1
   shift
-  local times=() t out_bytes=0
+  local times=() rss=() t kib out_bytes=0
   for ((r = 0; r < runs; ++r)); do
     rm -f "$work/out.parquet"
-    t=$(seconds "$@")
+    read -r t kib < <(run_timed "$@")
     out_bytes=$(stat -c %s "$work/out.parquet")
     times+=("$t")
-    printf '%s run %d: %.3f s, %.2f GB/s\n' "$name" "$r" "$t" "$(echo "$out_bytes / $t / 1000000000" | bc -l)"
+    rss+=("$kib")
+    printf '%s run %d: %.2f s, %.2f GB/s, peak RSS %d MiB\n' "$name" "$r" "$t" \
+      "$(echo "$out_bytes / $t / 1000000000" | bc -l)" $((kib / 1024))
   done
   duckdb_check "$work/out.parquet"
   local m
   m=$(median "${times[@]}")
-  printf '%s median: %.3f s, %.2f GB/s (output %d bytes)\n' "$name" "$m" "$(echo "$out_bytes / $m / 1000000000" | bc -l)" \
-    "$out_bytes"
+  printf '%s median: %.2f s, %.2f GB/s, peak RSS %d MiB (output %d bytes)\n' "$name" "$m" \
+    "$(echo "$out_bytes / $m / 1000000000" | bc -l)" $(($(median "${rss[@]}") / 1024)) "$out_bytes"
   rm -f "$work/out.parquet"
 }
 
