@@ -11,7 +11,7 @@
 # Environment: PARQ (the tool; build/parq), PARQUET_CONCAT (arrow-rs's
 # binary; looked up in PATH), PYTHON (one with duckdb; /work/main/.venv),
 # SOURCE (the file to cut; bench/compare/data/lineitem_snappy.parquet),
-# PIECE_BYTES (60000000), WORK (scratch folder; a new one under /tmp).
+# PIECE_BYTES (64000000: ten of its row groups, about 60 MB), WORK (scratch folder; a new one under /tmp).
 # A smoke run for CI: FILES=2 RUNS=1 with a small SOURCE.
 #
 # Both tools read inputs the page cache holds (the files were just written);
@@ -25,7 +25,7 @@ files=${1:-100}
 runs=${2:-5}
 parq=${PARQ:-$root/build/parq}
 source_file=${SOURCE:-$here/data/lineitem_snappy.parquet}
-piece_bytes=${PIECE_BYTES:-60000000}
+piece_bytes=${PIECE_BYTES:-64000000}
 python=${PYTHON:-/work/main/.venv/bin/python}
 peer=${PARQUET_CONCAT:-$(command -v parquet-concat || true)}
 work=${WORK:-$(mktemp -d /tmp/parq-concat-bench.XXXXXX)}

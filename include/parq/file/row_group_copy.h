@@ -73,7 +73,9 @@ std::vector<RowRange> pieces_by_bytes(const format::FileMetaData& file, int64_t 
 std::vector<RowRange> pieces_by_row_groups(const format::FileMetaData& file, size_t row_groups);
 
 struct ConcatOptions {
-  ReaderOptions read;
+  // Read, not mapped: a mapped input's pages count in the process's
+  // memory as they are touched, and the first input stays open throughout.
+  ReaderOptions read = {.access = io::FileAccess::kPread};
   size_t buffer_bytes = size_t{1} << 20;
 };
 
