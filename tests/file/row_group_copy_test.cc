@@ -353,5 +353,25 @@ TEST_F(RowGroupCopy, CopiedRowsMixCopiesAndReencodedRows) {
   for (size_t c = 0; c < a->schema().num_columns(); ++c) EXPECT_EQ(chunk_bytes(*a, 1, c), chunk_bytes(*o, 1, c)) << c;
 }
 
+TEST_F(RowGroupCopy, AShortCopyFailsTheWriterAndLeavesNoFile) {
+  auto a = FileReader::open(dict_v1_);
+  const fs::path out_dir = dir_.path() / "short";
+  fs::create_directories(out_dir);
+  auto writer = FileWriter::open((out_dir / "out.parquet").string(), a->schema(), copy_write_options(*a));
+  std::vector<CopiedColumnChunk> chunks(a->schema().num_columns());
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    chunks[c].chunk = a->metadata().row_groups[0].columns[c];
+    chunks[c].size = 10;
+  }
+  const std::string message = error_of([&] {
+    writer->append_row_group(a->metadata().row_groups[0], std::move(chunks),
+                             [](size_t, io::OutputStream& out) { out.write("12345", 5); });
+  });
+  EXPECT_THAT(message, HasSubstr("5 bytes copied of a 10-byte column chunk of id"));
+  EXPECT_THROW(writer->close(), Error);
+  writer.reset();
+  EXPECT_EQ(files_in(out_dir), 0u);
+}
+
 }  // namespace
 }  // namespace parq
