@@ -3,7 +3,7 @@
 # cut by `parq split --bytes`, the pieces copied until there are FILES
 # distinct files), beside arrow-rs's `parquet-concat` when it is installed,
 # and checks that DuckDB reads each output as it reads the inputs (row count
-# and a hash sum of every column). Prints each run and the medians; deletes
+# and, per column, a hash sum weighted by row position). Prints each run and the medians; deletes
 # everything it wrote.
 #
 #   bench/compare/concat_compare.sh [FILES [RUNS]]     (100 files, 5 runs)
@@ -52,16 +52,26 @@ run_timed() {
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
-# Whether DuckDB reads `out` as it reads the inputs.
+# Whether DuckDB reads `out` as it reads the inputs, row for row: per
+# column, the sum of each value's hash (mod a prime) times its row's
+# position, so that a row out of place changes it.
 duckdb_check() {
   "$python" - "$1" "${inputs[@]}" <<'EOF'
 import sys, duckdb
 out, inputs = sys.argv[1], sys.argv[2:]
 con = duckdb.connect()
-q = "SELECT count(*), sum(hash(COLUMNS(*))) FROM read_parquet(?)"
-a = con.execute(q, [out]).fetchone()
-b = con.execute(q, [inputs]).fetchone()
-print("duckdb: same rows and column hashes" if a == b else f"duckdb: DIFFERENT {a} vs {b}")
+con.execute("CREATE TEMP TABLE offsets (filename VARCHAR, first_row BIGINT)")
+first_row = 0
+for f in inputs:
+    con.execute("INSERT INTO offsets VALUES (?, ?)", [f, first_row])
+    first_row += con.execute("SELECT count(*) FROM read_parquet(?)", [f]).fetchone()[0]
+sums = "sum((hash(COLUMNS(* EXCLUDE (file_row_number, filename, first_row, position))) % 1000003) * (position + 1))"
+a = con.execute(f"""SELECT count(*), {sums} FROM (SELECT *, '' AS filename, 0 AS first_row,
+                    file_row_number AS position FROM read_parquet(?, file_row_number = true))""", [out]).fetchone()
+b = con.execute(f"""SELECT count(*), {sums} FROM (SELECT *, first_row + file_row_number AS position
+                    FROM read_parquet(?, file_row_number = true, filename = true) JOIN offsets USING (filename))""",
+                [inputs]).fetchone()
+print("duckdb: the same rows in the same order" if a == b else f"duckdb: DIFFERENT {a} vs {b}")
 sys.exit(0 if a == b else 1)
 EOF
 }
