@@ -254,6 +254,7 @@ class FileWriter::Impl {
       group.total_compressed_size = compressed;
       metadata_.num_rows += group.num_rows;
       metadata_.row_groups.push_back(std::move(group));
+      if (options_.checkpoint) maybe_checkpoint();  // a copied row group counts as a written one
     });
   }
 

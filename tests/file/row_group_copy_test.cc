@@ -2,7 +2,8 @@
 // read as their inputs' rows in order, their chunks are the inputs' bytes,
 // and their page indexes and bloom filters prune as the inputs' did;
 // mismatched, encrypted, truncated and corrupt inputs are refused by name
-// and leave no output; split pieces hold the rows they should.
+// and leave no output; split pieces hold the rows they should; copied row
+// groups are checkpointed like written ones.
 #include "parq/file/row_group_copy.h"
 
 #include <gmock/gmock.h>
@@ -15,7 +16,9 @@
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
 #include "parq/file/bloom_filter_reader.h"
+#include "parq/file/checkpoint.h"
 #include "parq/file/page_index.h"
+#include "parq/file/recover.h"
 #include "parq/filter/expression.h"
 #include "parq/schema/field.h"
 #include "rows_text.h"
@@ -351,6 +354,41 @@ TEST_F(RowGroupCopy, CopiedRowsMixCopiesAndReencodedRows) {
   auto o = FileReader::open(out);
   ASSERT_EQ(o->metadata().row_groups.size(), 3u);
   for (size_t c = 0; c < a->schema().num_columns(); ++c) EXPECT_EQ(chunk_bytes(*a, 1, c), chunk_bytes(*o, 1, c)) << c;
+}
+
+TEST_F(RowGroupCopy, CopiedRowGroupsAreCheckpointed) {
+  auto a = FileReader::open(dict_v1_);
+  const size_t groups = a->metadata().row_groups.size();
+  ASSERT_GT(groups, 2u);
+  const std::string out = dir_ / "checkpointed.parquet";
+  WriteOptions options = copy_write_options(*a);
+  options.checkpoint = CheckpointOptions{.row_groups = 1};
+  auto writer = FileWriter::open(out, a->schema(), options);
+  for (size_t g = 0; g < groups; ++g) copy_row_group(*a, g, *writer);
+  writer->close();
+  EXPECT_EQ(rows_of(out), rows_of(dict_v1_));
+
+  // Cut just past the checkpoint before the last: the row groups it lists
+  // come back, with their copied bytes.
+  auto input = io::open_file(out);
+  const std::optional<file::Checkpoint> last = file::find_last_checkpoint(*input, input->size());
+  ASSERT_TRUE(last.has_value());
+  const std::optional<file::Checkpoint> earlier = file::find_last_checkpoint(*input, last->offset);
+  ASSERT_TRUE(earlier.has_value());
+  const size_t listed = earlier->metadata.row_groups.size();
+  ASSERT_GT(listed, 0u);
+  ASSERT_LT(listed, groups);
+  std::vector<uint8_t> bytes = testing::read_file_bytes(out);
+  bytes.resize(earlier->end);
+  file::RecoverOptions recover;
+  recover.scan_pages = false;
+  const std::string recovered = dir_ / "recovered.parquet";
+  const file::RecoveryReport report = file::recover_file(*io::memory_input(bytes, "cut.parquet"), recovered, recover);
+  EXPECT_TRUE(report.found_checkpoint);
+  EXPECT_EQ(report.checkpoint_row_groups, static_cast<int64_t>(listed));
+  ReadOptions first_groups;
+  for (size_t g = 0; g < listed; ++g) first_groups.row_groups.push_back(g);
+  EXPECT_EQ(rows_of(recovered), rows_of(dict_v1_, first_groups));
 }
 
 TEST_F(RowGroupCopy, AShortCopyFailsTheWriterAndLeavesNoFile) {
