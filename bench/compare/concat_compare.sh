@@ -50,6 +50,8 @@ run_timed() {
   cat "$work/time"
 }
 
+gbps() { awk -v bytes="$1" -v s="$2" 'BEGIN {print (s > 0) ? bytes / s / 1e9 : 0}'; }
+
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 # Whether DuckDB reads `out` as it reads the inputs, row for row: per
@@ -87,13 +89,13 @@ measure() {
     times+=("$t")
     rss+=("$kib")
     printf '%s run %d: %.2f s, %.2f GB/s, peak RSS %d MiB\n' "$name" "$r" "$t" \
-      "$(echo "$out_bytes / $t / 1000000000" | bc -l)" $((kib / 1024))
+      "$(gbps "$out_bytes" "$t")" $((kib / 1024))
   done
   duckdb_check "$work/out.parquet"
   local m
   m=$(median "${times[@]}")
   printf '%s median: %.2f s, %.2f GB/s, peak RSS %d MiB (output %d bytes)\n' "$name" "$m" \
-    "$(echo "$out_bytes / $m / 1000000000" | bc -l)" $(($(median "${rss[@]}") / 1024)) "$out_bytes"
+    "$(gbps "$out_bytes" "$m")" $(($(median "${rss[@]}") / 1024)) "$out_bytes"
   rm -f "$work/out.parquet"
 }
 
