@@ -247,9 +247,19 @@ class FileWriter::Impl {
             location.offset += start - static_cast<int64_t>(copied.source_offset);
         compressed += cc.meta_data->total_compressed_size;
         group.columns.push_back(std::move(cc));
-        if (copied.column_index || copied.offset_index || !copied.bloom_filter.empty())
-          extras_.push_back({metadata_.row_groups.size(), i, std::move(copied.column_index),
-                             std::move(copied.offset_index), std::move(copied.bloom_filter)});
+        if (copied.column_index || copied.offset_index)
+          extras_.push_back(
+              {metadata_.row_groups.size(), i, std::move(copied.column_index), std::move(copied.offset_index), {}});
+      }
+      // The bloom filters follow their row group rather than wait for the
+      // footer: they are kilobytes a chunk, and a file joined from many
+      // would hold them all (readers find them by offset, wherever they are).
+      for (size_t i = 0; i < chunks.size(); ++i) {
+        if (chunks[i].bloom_filter.empty()) continue;
+        format::ColumnMetaData& m = *group.columns[i].meta_data;
+        m.bloom_filter_offset = static_cast<int64_t>(out_->position());
+        m.bloom_filter_length = static_cast<int32_t>(chunks[i].bloom_filter.size());
+        out_->write(chunks[i].bloom_filter.span());
       }
       group.total_compressed_size = compressed;
       metadata_.num_rows += group.num_rows;

@@ -113,7 +113,7 @@ TEST_F(CopyCommands, SplitByRowGroupsCopiesThem) {
   const size_t pieces = (groups + 2) / 3;
   std::string rows;
   for (size_t p = 0; p < pieces; ++p) {
-    char name[32];
+    char name[48];
     std::snprintf(name, sizeof name, "part-%05zu.parquet", p);
     const std::string path = (fs::path(out) / name).string();
     EXPECT_THAT(r.out, HasSubstr(path + ": "));

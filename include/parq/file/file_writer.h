@@ -178,7 +178,8 @@ class FileWriter {
   // Ends the current row group, then appends `source`'s row group, whose
   // chunks `write_chunk(i, out)` writes as they are, exactly chunks[i].size
   // bytes each. Their offsets (pages, offset index) move with them; their
-  // indexes and bloom filters join this file's before the footer. Throws
+  // bloom filters follow them, their page indexes join this file's before
+  // the footer. Throws
   // parq::Error for chunks that do not match the schema's columns, a
   // wrong byte count, or an encrypted writer (copied chunks are plaintext).
   void append_row_group(const format::RowGroup& source, std::vector<CopiedColumnChunk> chunks,
