@@ -141,8 +141,9 @@ TEST_F(CopyCommands, SplitByRowsAndBytesGivesTheRowsInOrder) {
     size_t pieces = 0;
     for (const auto& path : parquet_files(out)) {
       auto piece = FileReader::open(path.string());
-      if (how[0] == "--rows" && total + 2500 < file_->metadata().num_rows)
+      if (how[0] == "--rows" && total + 2500 < file_->metadata().num_rows) {
         EXPECT_EQ(piece->metadata().num_rows, 2500) << path;
+      }
       total += piece->metadata().num_rows;
       rows += rows_of(*piece);
       ++pieces;
