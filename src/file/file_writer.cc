@@ -242,6 +242,72 @@ class FileWriter::Impl {
     return at;
   }
 
+  void append_row_group(const format::RowGroup& source, std::vector<CopiedColumnChunk> chunks,
+                        const std::function<void(size_t column, io::OutputStream& out)>& write_chunk) {
+    check_usable();
+    guarded([&] {
+      if (encryptor_)
+        throw Error(out_->name() + ": row groups cannot be copied into an encrypted file", ErrorKind::kUnsupported);
+      if (chunks.size() != columns_.size())
+        throw Error(out_->name() + ": a copied row group has " + std::to_string(chunks.size()) +
+                        " column chunks, the schema " + std::to_string(columns_.size()) + " columns",
+                    ErrorKind::kInvalidArgument);
+      if (source.num_rows < 0)
+        throw Error(out_->name() + ": a copied row group has negative rows", ErrorKind::kCorrupt);
+      end_row_group();
+      format::RowGroup group;
+      group.num_rows = source.num_rows;
+      group.total_byte_size = source.total_byte_size;
+      group.sorting_columns = source.sorting_columns;
+      group.file_offset = static_cast<int64_t>(out_->position());
+      group.ordinal = static_cast<int16_t>(std::min<size_t>(metadata_.row_groups.size(), INT16_MAX));
+      int64_t compressed = 0;
+      for (size_t i = 0; i < chunks.size(); ++i) {
+        CopiedColumnChunk& copied = chunks[i];
+        if (!copied.chunk.meta_data || copied.chunk.meta_data->type != schema_.column(i).type.physical ||
+            copied.chunk.meta_data->path_in_schema != schema_.column(i).path)
+          throw Error(out_->name() + ": a copied column chunk does not match column " + path(i),
+                      ErrorKind::kInvalidArgument);
+        const int64_t start = static_cast<int64_t>(out_->position());
+        write_chunk(i, *out_);
+        const uint64_t written = out_->position() - static_cast<uint64_t>(start);
+        if (written != copied.size)
+          throw Error(out_->name() + ": " + std::to_string(written) + " bytes copied of a " +
+                          std::to_string(copied.size) + "-byte column chunk of " + path(i),
+                      ErrorKind::kIo);
+        format::ColumnChunk cc = std::move(copied.chunk);
+        rebase(cc, copied, start);
+        if (copied.offset_index)
+          for (auto& location : copied.offset_index->page_locations)
+            location.offset += start - static_cast<int64_t>(copied.source_offset);
+        compressed += cc.meta_data->total_compressed_size;
+        group.columns.push_back(std::move(cc));
+        if (copied.column_index || copied.offset_index)
+          extras_.push_back(
+              {metadata_.row_groups.size(), i, std::move(copied.column_index), std::move(copied.offset_index), {}});
+      }
+      // The bloom filters follow their row group rather than wait for the
+      // footer: they are kilobytes a chunk, and a file joined from many
+      // would hold them all (readers find them by offset, wherever they are).
+      for (size_t i = 0; i < chunks.size(); ++i) {
+        if (chunks[i].bloom_filter.empty()) continue;
+        format::ColumnMetaData& m = *group.columns[i].meta_data;
+        m.bloom_filter_offset = static_cast<int64_t>(out_->position());
+        m.bloom_filter_length = static_cast<int32_t>(chunks[i].bloom_filter.size());
+        out_->write(chunks[i].bloom_filter.span());
+      }
+      group.total_compressed_size = compressed;
+      metadata_.num_rows += group.num_rows;
+      metadata_.row_groups.push_back(std::move(group));
+      if (options_.checkpoint) maybe_checkpoint();  // a copied row group counts as a written one
+    });
+  }
+
+  void set_column_orders(std::optional<std::vector<format::ColumnOrder>> orders) {
+    check_usable();
+    metadata_.column_orders = std::move(orders);
+  }
+
   void flush_row_group() {
     check_usable();
     guarded([&] { end_row_group(); });
@@ -391,6 +457,36 @@ class FileWriter::Impl {
     if (options_.checkpoint && may_checkpoint) maybe_checkpoint();
   }
 
+  // A copied chunk's metadata, its bytes now at `start`: offsets into the
+  // chunk move with it; one outside it (a writer's placeholder, or a
+  // dictionary offset that readers ignore) is kept only where readers
+  // recognize it wherever it is. Indexes and bloom filter are placed anew.
+  static void rebase(format::ColumnChunk& cc, const CopiedColumnChunk& copied, int64_t start) {
+    const int64_t from = static_cast<int64_t>(copied.source_offset);
+    const int64_t delta = start - from;
+    auto inside = [&](int64_t offset) { return offset >= from && static_cast<uint64_t>(offset - from) < copied.size; };
+    cc.file_offset = start;
+    cc.file_path.reset();
+    cc.column_index_offset.reset();
+    cc.column_index_length.reset();
+    cc.offset_index_offset.reset();
+    cc.offset_index_length.reset();
+    format::ColumnMetaData& m = *cc.meta_data;
+    m.bloom_filter_offset.reset();
+    m.bloom_filter_length.reset();
+    if (inside(m.data_page_offset)) m.data_page_offset += delta;  // else a placeholder below the magic
+    for (std::optional<int64_t>* offset : {&m.dictionary_page_offset, &m.index_page_offset}) {
+      if (*offset && inside(**offset)) {
+        **offset += delta;
+      } else {
+        offset->reset();
+      }
+    }
+    // The copied extent is what readers must read (it may include bytes an
+    // old writer left out of the size, see column/page_reader.h).
+    m.total_compressed_size = static_cast<int64_t>(copied.size);
+  }
+
   format::ColumnChunk& chunk_of(const ChunkExtras& e) { return metadata_.row_groups[e.row_group].columns[e.column]; }
 
   std::string path(size_t column) const { return schema_.column(column).dotted_path(); }
@@ -529,6 +625,13 @@ void FileWriter::write_all(BatchSource& source) {
   while (source.next(batch)) impl_->write(batch);
 }
 void FileWriter::flush_row_group() { impl_->flush_row_group(); }
+void FileWriter::append_row_group(const format::RowGroup& source, std::vector<CopiedColumnChunk> chunks,
+                                  const std::function<void(size_t column, io::OutputStream& out)>& write_chunk) {
+  impl_->append_row_group(source, std::move(chunks), write_chunk);
+}
+void FileWriter::set_column_orders(std::optional<std::vector<format::ColumnOrder>> orders) {
+  impl_->set_column_orders(std::move(orders));
+}
 int64_t FileWriter::append_bytes(std::string_view bytes) { return impl_->append_bytes(bytes); }
 void FileWriter::close() { impl_->close(); }
 const Schema& FileWriter::schema() const { return impl_->schema(); }

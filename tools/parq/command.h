@@ -29,5 +29,8 @@ extern const Command kCountCommand;
 extern const Command kSummarizeCommand;
 extern const Command kRecoverCommand;
 extern const Command kVerifyCommand;
+extern const Command kConcatCommand;
+extern const Command kMergeCommand;
+extern const Command kSplitCommand;
 
 }  // namespace parq::tool

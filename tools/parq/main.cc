@@ -15,10 +15,10 @@
 namespace parq::tool {
 namespace {
 
-const Command* const kCommands[] = {&kSchemaCommand,    &kMetaCommand,       &kPagesCommand,   &kIndexCommand,
-                                    &kBloomCommand,     &kDictionaryCommand, &kCatCommand,     &kCountCommand,
-                                    &kHeadCommand,      &kBenchCommand,      &kRewriteCommand, &kConvertCommand,
-                                    &kSummarizeCommand, &kRecoverCommand,    &kVerifyCommand};
+const Command* const kCommands[] = {
+    &kSchemaCommand,    &kMetaCommand,    &kPagesCommand,  &kIndexCommand,  &kBloomCommand,   &kDictionaryCommand,
+    &kCatCommand,       &kCountCommand,   &kHeadCommand,   &kBenchCommand,  &kRewriteCommand, &kConvertCommand,
+    &kSummarizeCommand, &kRecoverCommand, &kVerifyCommand, &kConcatCommand, &kMergeCommand,   &kSplitCommand};
 
 // Scripts tell failures apart by the exit code, which follows the error's
 // kind (kept stable: it is documented in the overview).

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -141,6 +142,17 @@ CheckpointOptions parse_checkpoint(const std::string& text);
 // in any case. Throws parq::Error (invalid argument) listing the names otherwise.
 format::Encoding parse_encoding(const std::string& name);
 
+// A column chunk of another file, copied into a FileWriter's file as it is
+// (file/row_group_copy.h reads and checks it).
+struct CopiedColumnChunk {
+  format::ColumnChunk chunk;   // as the source's footer has it
+  uint64_t source_offset = 0;  // where its bytes start in the source
+  uint64_t size = 0;           // how many bytes are copied
+  std::optional<format::ColumnIndex> column_index;
+  std::optional<format::OffsetIndex> offset_index;  // page offsets in the source
+  Buffer bloom_filter;                              // header + bitset; empty: none
+};
+
 class FileWriter {
  public:
   // Writes `path` through a temporary file renamed into place by close()
@@ -169,6 +181,19 @@ class FileWriter {
   // as given, also in an encrypted file (the format has no module for
   // them): encrypt a confidential blob before appending it.
   int64_t append_bytes(std::string_view bytes);
+  // Ends the current row group, then appends `source`'s row group, whose
+  // chunks `write_chunk(i, out)` writes as they are, exactly chunks[i].size
+  // bytes each. Their offsets (pages, offset index) move with them; their
+  // bloom filters follow them, their page indexes join this file's before
+  // the footer. Throws
+  // parq::Error for chunks that do not match the schema's columns, a
+  // wrong byte count, or an encrypted writer (copied chunks are plaintext).
+  void append_row_group(const format::RowGroup& source, std::vector<CopiedColumnChunk> chunks,
+                        const std::function<void(size_t column, io::OutputStream& out)>& write_chunk);
+  // The footer's column orders as given (nullopt: none) instead of those of
+  // the options: a file of copied row groups keeps the orders their
+  // statistics were written in.
+  void set_column_orders(std::optional<std::vector<format::ColumnOrder>> orders);
   // Ends the last row group, writes the bloom filters, page indexes and
   // footer, and commits the output.
   void close();

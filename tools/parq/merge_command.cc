@@ -1,0 +1,64 @@
+// `parq merge OUT IN...`: the rows of the inputs, in order, in one file,
+// re-encoded into row groups of the asked size.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "args.h"
+#include "command.h"
+#include "parq/file/batch_reader.h"
+#include "parq/file/row_group_copy.h"
+#include "write_options.h"
+
+namespace parq::tool {
+namespace {
+
+int run_merge(const std::vector<std::string>& argv) {
+  Args args(argv, with_write_options({}));
+  const std::vector<std::string>& paths = args.positionals();
+  if (paths.size() < 2) throw UsageError("expected OUT and at least one IN");
+  const std::vector<std::string> inputs(paths.begin() + 1, paths.end());
+  WriteOptions options = parse_write_options(args);
+  auto first = FileReader::open(inputs.front());
+  // Checked before anything is written, so a late mismatch costs nothing.
+  for (size_t i = 1; i < inputs.size(); ++i)
+    if (std::string why = schema_mismatch(*first, *FileReader::open(inputs[i])); !why.empty())
+      throw Error(inputs[i] + " cannot be merged with " + inputs.front() + ": " + why, ErrorKind::kInvalidArgument);
+  if (first->metadata().key_value_metadata) options.key_value_metadata = *first->metadata().key_value_metadata;
+  ReadOptions read;
+  read.threads = options.threads;
+  auto writer = FileWriter::open(paths[0], first->schema(), options);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::unique_ptr<FileReader> opened = i == 0 ? nullptr : FileReader::open(inputs[i]);
+    const FileReader& file = i == 0 ? *first : *opened;
+    if (std::string why = schema_mismatch(*first, file); !why.empty())
+      throw Error(inputs[i] + " changed while being merged: " + why, ErrorKind::kInvalidArgument);
+    auto source = read_batches(file, read);
+    writer->write_all(*source);
+  }
+  writer->close();
+  std::printf("%s: %lld rows in %zu row groups from %zu files\n", paths[0].c_str(),
+              static_cast<long long>(writer->num_rows()), writer->metadata().row_groups.size(), inputs.size());
+  return 0;
+}
+
+}  // namespace
+
+const Command kMergeCommand = {
+    "merge",
+    "join files into one, re-encoding their rows into new row groups",
+    "usage: parq merge OUT IN... [OPTIONS]\n"
+    "\n"
+    "Reads the rows of every IN, in order, and writes them to OUT in row groups\n"
+    "of --row-group-rows / --row-group-bytes (the writer's defaults otherwise),\n"
+    "with the writer options below. The inputs' schemas must match (the error\n"
+    "names the first input that differs and how). OUT takes the first input's\n"
+    "key-value metadata and appears (or is replaced; it may be an input)\n"
+    "only once complete.\n"
+    "\n"
+    "To join files without re-encoding them, see 'parq concat'.\n"
+    "\n" PARQ_WRITE_OPTIONS_HELP,
+    run_merge,
+};
+
+}  // namespace parq::tool
