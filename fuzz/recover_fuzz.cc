@@ -32,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const parq::format::FileMetaData schema = fixed_schema();
   static const std::string out = "/tmp/parq-recover-fuzz-" + std::to_string(::getpid()) + ".parquet";
   parq::file::RecoverOptions options;
+  options.max_page_bytes = 16 << 20;  // within the fuzzer's memory limit
   if (data[0] & 1) options.schema_from = schema;
   auto input = parq::io::memory_input({data + 1, size - 1}, "<fuzz>");
   try {

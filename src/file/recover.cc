@@ -103,8 +103,8 @@ struct ScannedGroup {
 class PageScanner {
  public:
   PageScanner(io::RandomAccessInput& input, uint64_t limit, const Schema& schema,
-              std::vector<std::optional<CompressionCodec>> codecs)
-      : input_(input), limit_(limit), schema_(schema), codecs_(std::move(codecs)) {}
+              std::vector<std::optional<CompressionCodec>> codecs, uint64_t max_page_bytes)
+      : input_(input), limit_(limit), schema_(schema), codecs_(std::move(codecs)), max_page_bytes_(max_page_bytes) {}
 
   // The row group whose first page starts at `start`; nullopt, with why(),
   // when the bytes there are not a complete one.
@@ -208,6 +208,8 @@ class PageScanner {
     if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0) return no("a negative page size");
     if (static_cast<uint64_t>(h.compressed_page_size) > limit_ - at - header_size)
       return no("a page cut short by the end of the input");
+    if (static_cast<uint64_t>(h.uncompressed_page_size) > max_page_bytes_)
+      return no("a page larger than the largest one scanned (" + std::to_string(max_page_bytes_) + " bytes)");
     page.end = at + header_size + static_cast<uint64_t>(h.compressed_page_size);
     const ColumnDescriptor& c = schema_.column(column);
     const bool v2 = h.type == PageType::DATA_PAGE_V2 && h.data_page_header_v2;
@@ -333,6 +335,7 @@ class PageScanner {
   const Schema& schema_;
   std::vector<std::optional<CompressionCodec>> codecs_;  // per column, when a footer gave it
   std::map<CompressionCodec, std::unique_ptr<compression::Codec>> codec_cache_;
+  uint64_t max_page_bytes_;
   std::string why_;
 };
 
@@ -446,7 +449,7 @@ RecoveryReport recover_file(io::RandomAccessInput& input, const std::string& out
       if (const auto& m = reference->row_groups[0].columns[c].meta_data) codecs[c] = m->codec;
 
   if (options.scan_pages) {
-    PageScanner scanner(input, size, schema, codecs);
+    PageScanner scanner(input, size, schema, codecs, options.max_page_bytes);
     for (uint64_t at = scan_from;;) {
       std::optional<ScannedGroup> group = scanner.row_group_at(at);
       if (!group) {

@@ -282,5 +282,24 @@ TEST(Recover, StopsScanningAtBytesThatAreNoPages) {
   EXPECT_EQ(FileReader::open(dir / "out.parquet")->metadata().num_rows, last->metadata.num_rows);
 }
 
+// A page claiming more than the scan's limit is taken for no page, before
+// anything is allocated for it.
+TEST(Recover, APageOverTheLimitEndsTheScan) {
+  TempDir dir("recover");
+  WriteOptions small_groups;
+  small_groups.row_group_rows = 1000;
+  write_copies("alltypes_tiny_pages.parquet", 1, dir / "f.parquet", small_groups);
+  cut(dir / "f.parquet", 100000, dir / "cut.parquet");
+  auto input = io::open_file(dir / "cut.parquet");
+  RecoverOptions options;
+  options.schema_from = FileReader::open(dir / "f.parquet")->metadata();
+  options.max_page_bytes = 16;
+  const RecoveryReport report = recover_file(*input, dir / "out.parquet", options);
+  EXPECT_EQ(report.scanned_row_groups, 0);
+  EXPECT_THAT(report.scan_stopped, HasSubstr("larger than the largest one scanned (16 bytes)"));
+  options.max_page_bytes = uint64_t{1} << 30;
+  EXPECT_GT(recover_file(*input, dir / "out.parquet", options).scanned_row_groups, 0);
+}
+
 }  // namespace
 }  // namespace parq::file

@@ -36,6 +36,9 @@ struct RecoverOptions {
   std::optional<format::FileMetaData> schema_from;
   // Scan pages past the newest checkpoint.
   bool scan_pages = true;
+  // A page claiming more uncompressed bytes than this is taken for no page
+  // (the scan decompresses each page to check it).
+  uint64_t max_page_bytes = uint64_t{1} << 30;
 };
 
 struct RecoveryReport {
