@@ -50,7 +50,8 @@ from ._reader import (
     read_table,
 )
 from ._crypto import Decryption, Encryption, InMemoryKms, rotate_master_keys
-from ._writer import ParquetWriter, recover, write_table, writer_options
+from ._writer import ParquetWriter, write_table, writer_options
+from ._file_tools import concat, recover, verify
 from ._dataset import Dataset, dataset, write_dataset
 from .splits import Split, plan_splits
 from ._filters import to_text as filter_to_text
@@ -95,6 +96,8 @@ __all__ = [
     "write_table",
     "writer_options",
     "__version__",
+    "concat",
+    "verify",
     "dataset",
     "write_dataset",
 ]

@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._crypto import encryption_dict
 from ._errors import InvalidArgumentError
-from ._parq import _recover, _write_stream, _Writer
+from ._parq import _write_stream, _Writer
 
 Where = Union[str, "os.PathLike[str]"]
 
@@ -319,14 +319,3 @@ class ParquetWriter:
         state = "closed" if self.closed else f"{self.num_rows} rows so far"
         return f"<parq.ParquetWriter {self.where!r}: {state}>"
 
-
-def recover(broken: Where, out: Where, *, schema: Optional[Where] = None, scan: bool = True) -> Dict[str, Any]:
-    """Recovers a Parquet file cut short (a killed writer, a full disk) into ``out``,
-    written atomically: the row groups its newest checkpoint lists (files written
-    with ``checkpoint=``), then those whose pages past it are all there, found by
-    scanning page headers. ``schema``: a Parquet file written like ``broken``, whose
-    schema and codecs scan a file without checkpoints; ``scan=False`` stops at the
-    checkpoint. Returns what was recovered: ``rows``, ``checkpoint_row_groups``,
-    ``scanned_row_groups``, ``bytes_kept``, ``bytes_lost``, ``whole`` (nothing was
-    missing), ``found_checkpoint`` and ``scan_stopped`` (why the scan stopped)."""
-    return _recover(_path(broken), _path(out), None if schema is None else _path(schema), bool(scan))

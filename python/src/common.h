@@ -47,5 +47,6 @@ void register_datasets(nb::module_& m);
 void register_data(nb::module_& m);
 void register_reading(nb::module_& m);
 void register_writing(nb::module_& m);
+void register_file_tools(nb::module_& m);
 
 }  // namespace parq::python

@@ -12,4 +12,5 @@ NB_MODULE(_parq, m) {
   parq::python::register_writing(m);
   parq::python::register_datasets(m);
   parq::python::register_encryption(m);
+  parq::python::register_file_tools(m);
 }

@@ -25,9 +25,6 @@
 #include "parq/compression/codec.h"
 #include "parq/error.h"
 #include "parq/file/file_writer.h"
-#include "parq/file/footer.h"
-#include "parq/file/recover.h"
-#include "parq/io/input.h"
 
 namespace parq::python {
 namespace {
@@ -286,30 +283,6 @@ void register_writing(nb::module_& m) {
       },
       nb::arg("path"), nb::arg("stream"), nb::arg("options"),
       "Writes every batch of an arrow_array_stream capsule as a file; returns the row count.");
-
-  m.def(
-      "_recover",
-      [](const std::string& broken, const std::string& out, const std::optional<std::string>& schema_from, bool scan) {
-        nb::gil_scoped_release release;
-        file::RecoverOptions options;
-        options.scan_pages = scan;
-        if (schema_from) options.schema_from = file::read_footer(*io::open_file(*schema_from)).metadata;
-        auto input = io::open_file(broken);
-        const file::RecoveryReport r = file::recover_file(*input, out, options);
-        nb::gil_scoped_acquire acquire;
-        nb::dict d;
-        d["whole"] = r.whole;
-        d["found_checkpoint"] = r.found_checkpoint;
-        d["checkpoint_row_groups"] = r.checkpoint_row_groups;
-        d["scanned_row_groups"] = r.scanned_row_groups;
-        d["rows"] = r.rows;
-        d["bytes_kept"] = r.bytes_kept;
-        d["bytes_lost"] = r.bytes_lost;
-        d["scan_stopped"] = r.scan_stopped;
-        return d;
-      },
-      nb::arg("broken"), nb::arg("out"), nb::arg("schema_from").none(), nb::arg("scan"),
-      "Recovers a file cut short into `out` (see parq.recover).");
 
   nb::class_<PyWriter>(m, "_Writer", "A FileWriter fed with Arrow PyCapsules (see parq.ParquetWriter).")
       .def(nb::init<const std::string&, nb::handle, const nb::dict&>(), nb::arg("path"), nb::arg("schema"),

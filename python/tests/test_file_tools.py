@@ -1,4 +1,4 @@
-"""parq.recover and the writer's checkpoint option from Python."""
+"""parq.recover, parq.verify, parq.concat and the writer's checkpoint option."""
 
 from __future__ import annotations
 
@@ -49,3 +49,37 @@ def test_a_file_without_checkpoints_needs_a_schema(tmp_path):
 def test_checkpoint_refuses_what_it_cannot_mean(tmp_path, bad):
     with pytest.raises(parq.InvalidArgumentError, match="checkpoint takes"):
         parq.write_table(table(10), tmp_path / "f.parquet", checkpoint=bad)
+
+
+def test_verify_finds_nothing_in_a_sound_file_and_names_a_damaged_page(tmp_path):
+    path = tmp_path / "f.parquet"
+    parq.write_table(table(5000), path, row_group_rows=1000, codec="uncompressed")
+    assert parq.verify(path) == []
+    assert parq.verify(path, columns=["id"]) == []
+    data = bytearray(path.read_bytes())
+    md = pq.ParquetFile(path).metadata
+    col = md.row_group(2).column(0)
+    at = (col.dictionary_page_offset or col.data_page_offset) + col.total_compressed_size - 5
+    data[at] ^= 0xFF
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(bytes(data))
+    problems = parq.verify(bad)
+    assert problems, "a changed byte in a page must be reported"
+    assert any(p["row_group"] == 2 and p["column"] == "id" for p in problems), problems
+    assert all(p["text"].startswith(str(bad)) for p in problems)
+    with pytest.raises(parq.InvalidArgumentError, match="nope"):
+        parq.verify(path, columns=["nope"])
+
+
+def test_concat_copies_row_groups_in_order(tmp_path):
+    a, b, out = tmp_path / "a.parquet", tmp_path / "b.parquet", tmp_path / "out.parquet"
+    parq.write_table(table(3000), a, row_group_rows=1000)
+    parq.write_table(table(2000).slice(0, 2000), b, row_group_rows=1000)
+    result = parq.concat([a, b], out)
+    assert result == {"rows": 5000, "row_groups": 5, "without_statistics": []}
+    assert pq.read_table(out).equals(pa.concat_tables([table(3000), table(2000)]))
+    other = tmp_path / "other.parquet"
+    parq.write_table(pa.table({"x": [1, 2]}), other)
+    with pytest.raises(parq.ParqError, match="other.parquet"):
+        parq.concat([a, other], tmp_path / "no.parquet")
+    assert not (tmp_path / "no.parquet").exists()
