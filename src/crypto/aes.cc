@@ -105,16 +105,17 @@ struct IpsecGcmFunctions {
   aes_gcm_pre_t expand;
   aes_gcm_enc_dec_t encrypt;
   aes_gcm_enc_dec_t decrypt;
+  keyexp_t expand_round_keys;  // for CTR
 };
 
 IpsecGcmFunctions gcm_functions(IMB_MGR* m, size_t key_size) {
   switch (key_size) {
     case 16:
-      return {m->gcm128_pre, m->gcm128_enc, m->gcm128_dec};
+      return {m->gcm128_pre, m->gcm128_enc, m->gcm128_dec, m->keyexp_128};
     case 24:
-      return {m->gcm192_pre, m->gcm192_enc, m->gcm192_dec};
+      return {m->gcm192_pre, m->gcm192_enc, m->gcm192_dec, m->keyexp_192};
     case 32:
-      return {m->gcm256_pre, m->gcm256_enc, m->gcm256_dec};
+      return {m->gcm256_pre, m->gcm256_enc, m->gcm256_dec, m->keyexp_256};
   }
   check_key_size(key_size);
   return {};
@@ -131,6 +132,9 @@ class IpsecGcm {
     size_t key_size = 0;
     IpsecGcmFunctions functions{};
     alignas(64) gcm_key_data expanded;
+    // The round keys alone, as CTR jobs take them (15 for AES-256).
+    alignas(16) uint8_t round_keys[16 * 15];
+    alignas(16) uint8_t decryption_round_keys[16 * 15];
   };
 
   static IpsecGcm& for_thread() {
@@ -151,6 +155,7 @@ class IpsecGcm {
     k.key_size = key.size();
     k.functions = functions;
     functions.expand(k.key, &k.expanded);
+    functions.expand_round_keys(k.key, k.round_keys, k.decryption_round_keys);
     return k;
   }
 
@@ -192,6 +197,44 @@ void ipsec_gcm_encrypt(std::string_view key, const uint8_t* nonce, std::span<con
   check_ipsec(state.manager(), "encrypt with AES-GCM");
 }
 
+// One CTR job per piece; a piece's IV continues the counter where the
+// previous piece stopped.
+void ipsec_ctr_crypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> in, uint8_t* out) {
+  constexpr size_t kPiece = size_t{1} << 20;  // a multiple of the block size
+  IpsecGcm& state = IpsecGcm::for_thread();
+  const IpsecGcm::KeyData& k = state.expanded(key);
+  IMB_MGR* m = state.manager();
+  for (size_t at = 0; at < in.size(); at += kPiece) {
+    const size_t n = std::min(kPiece, in.size() - at);
+    alignas(16) uint8_t iv[16];
+    std::memcpy(iv, nonce, 12);
+    const uint32_t counter = static_cast<uint32_t>(1 + at / 16);
+    for (int i = 0; i < 4; ++i) iv[12 + i] = static_cast<uint8_t>(counter >> (24 - 8 * i));
+    IMB_JOB* job = IMB_GET_NEXT_JOB(m);
+    job->cipher_direction = IMB_DIR_ENCRYPT;
+    job->chain_order = IMB_ORDER_CIPHER_HASH;
+    job->cipher_mode = IMB_CIPHER_CNTR;
+    job->hash_alg = IMB_AUTH_NULL;
+    job->enc_keys = k.round_keys;
+    job->dec_keys = k.decryption_round_keys;
+    job->key_len_in_bytes = key.size();
+    job->src = in.data() + at;
+    job->dst = out + at;
+    job->cipher_start_src_offset_in_bytes = 0;
+    job->msg_len_to_cipher_in_bytes = n;
+    job->hash_start_src_offset_in_bytes = 0;
+    job->msg_len_to_hash_in_bytes = 0;
+    job->iv = iv;
+    job->iv_len_in_bytes = 16;
+    job = IMB_SUBMIT_JOB(m);
+    while (job == nullptr) job = IMB_FLUSH_JOB(m);
+    if (job->status != IMB_STATUS_COMPLETED) {
+      check_ipsec(m, "run AES-CTR");
+      throw Error("ipsec-mb failed to run AES-CTR", ErrorKind::kIo);
+    }
+  }
+}
+
 bool ipsec_gcm_decrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,
                        std::span<const uint8_t> cipher_in, const uint8_t* tag, uint8_t* plain) {
   IpsecGcm& state = IpsecGcm::for_thread();
@@ -205,26 +248,26 @@ bool ipsec_gcm_decrypt(std::string_view key, const uint8_t* nonce, std::span<con
 }
 #endif
 
-std::atomic<GcmBackend>& chosen_backend() {
-  static std::atomic<GcmBackend> chosen{gcm_backends().front()};
+std::atomic<AesBackend>& chosen_backend() {
+  static std::atomic<AesBackend> chosen{aes_backends().front()};
   return chosen;
 }
 
 }  // namespace
 
-std::vector<GcmBackend> gcm_backends() {
-  std::vector<GcmBackend> out;
+std::vector<AesBackend> aes_backends() {
+  std::vector<AesBackend> out;
 #ifdef PARQ_HAVE_IPSEC_MB
-  if (cpu_has_vaes_gcm()) out.push_back(GcmBackend::kIpsecMbVaes);
+  if (cpu_has_vaes_gcm()) out.push_back(AesBackend::kIpsecMbVaes);
 #endif
-  out.push_back(GcmBackend::kOpenSsl);
+  out.push_back(AesBackend::kOpenSsl);
   return out;
 }
 
-GcmBackend gcm_backend() { return chosen_backend().load(std::memory_order_relaxed); }
+AesBackend aes_backend() { return chosen_backend().load(std::memory_order_relaxed); }
 
-void use_gcm_backend(GcmBackend backend) {
-  for (GcmBackend b : gcm_backends())
+void use_aes_backend(AesBackend backend) {
+  for (AesBackend b : aes_backends())
     if (b == backend) {
       chosen_backend().store(backend, std::memory_order_relaxed);
       return;
@@ -235,7 +278,7 @@ void use_gcm_backend(GcmBackend backend) {
 void gcm_encrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,
                  std::span<const uint8_t> plain, uint8_t* cipher_out, uint8_t* tag) {
 #ifdef PARQ_HAVE_IPSEC_MB
-  if (gcm_backend() == GcmBackend::kIpsecMbVaes) return ipsec_gcm_encrypt(key, nonce, aad, plain, cipher_out, tag);
+  if (aes_backend() == AesBackend::kIpsecMbVaes) return ipsec_gcm_encrypt(key, nonce, aad, plain, cipher_out, tag);
 #endif
   EVP_CIPHER_CTX* ctx = context();
   if (EVP_EncryptInit_ex(ctx, cipher("GCM", key.size()), nullptr, bytes(key), nonce) != 1)
@@ -252,7 +295,7 @@ void gcm_encrypt(std::string_view key, const uint8_t* nonce, std::span<const uin
 bool gcm_decrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,
                  std::span<const uint8_t> cipher_in, const uint8_t* tag, uint8_t* plain) {
 #ifdef PARQ_HAVE_IPSEC_MB
-  if (gcm_backend() == GcmBackend::kIpsecMbVaes) return ipsec_gcm_decrypt(key, nonce, aad, cipher_in, tag, plain);
+  if (aes_backend() == AesBackend::kIpsecMbVaes) return ipsec_gcm_decrypt(key, nonce, aad, cipher_in, tag, plain);
 #endif
   EVP_CIPHER_CTX* ctx = context();
   if (EVP_DecryptInit_ex(ctx, cipher("GCM", key.size()), nullptr, bytes(key), nonce) != 1)
@@ -268,6 +311,10 @@ bool gcm_decrypt(std::string_view key, const uint8_t* nonce, std::span<const uin
 }
 
 void ctr_crypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> in, uint8_t* out) {
+  check_key_size(key.size());
+#ifdef PARQ_HAVE_IPSEC_MB
+  if (aes_backend() == AesBackend::kIpsecMbVaes) return ipsec_ctr_crypt(key, nonce, in, out);
+#endif
   uint8_t iv[16] = {};
   std::copy(nonce, nonce + 12, iv);
   iv[15] = 1;

@@ -1,10 +1,11 @@
 // AES-GCM and AES-CTR. Keys are 16, 24 or 32 bytes; nonces 12.
 //
-// CTR goes through OpenSSL's EVP interface. GCM does too, unless the CPU has
-// VAES and VPCLMULQDQ and parq was built with Intel's ipsec-mb: OpenSSL
-// before 3.1 (Debian 12's 3.0 among them) has no GCM that uses them, and
-// decrypts several times slower than ipsec-mb's, which turns a scan of an
-// encrypted file into a wait on GHASH. The choice is made once at run time.
+// Both go through OpenSSL's EVP interface, unless the CPU has VAES and
+// VPCLMULQDQ and parq was built with Intel's ipsec-mb: OpenSSL before 3.1
+// (Debian 12's 3.0 among them) has no GCM that uses them and decrypts
+// several times slower than ipsec-mb, which turns a scan of an encrypted
+// file into a wait on GHASH; its CTR, too, stays on 128-bit AES-NI. The
+// choice is made once at run time.
 #pragma once
 
 #include <cstddef>
@@ -15,15 +16,15 @@
 
 namespace parq::crypto {
 
-enum class GcmBackend { kOpenSsl, kIpsecMbVaes };
+enum class AesBackend { kOpenSsl, kIpsecMbVaes };
 
 // The backends this build can use on this CPU, the preferred first.
-std::vector<GcmBackend> gcm_backends();
-// The backend gcm_encrypt and gcm_decrypt use.
-GcmBackend gcm_backend();
+std::vector<AesBackend> aes_backends();
+// The backend gcm_encrypt, gcm_decrypt and ctr_crypt use.
+AesBackend aes_backend();
 // Makes every thread use `backend` from now on (tests and benchmarks compare
-// them); throws when it is not among gcm_backends().
-void use_gcm_backend(GcmBackend backend);
+// them); throws when it is not among aes_backends().
+void use_aes_backend(AesBackend backend);
 
 // Encrypts `plain` into `cipher` (the same length; may be the same memory)
 // and writes the 16-byte tag that authenticates it with `aad`.

@@ -26,17 +26,17 @@ std::span<const uint8_t> bytes(const std::string& s) { return {reinterpret_cast<
 
 // Runs a test's body once with each AES-GCM backend this build has on this
 // CPU, and leaves the preferred one chosen.
-class EachGcmBackend {
+class EachAesBackend {
  public:
   template <typename Body>
   static void run(Body body) {
-    const GcmBackend preferred = gcm_backend();
-    for (GcmBackend b : gcm_backends()) {
-      use_gcm_backend(b);
-      SCOPED_TRACE(b == GcmBackend::kOpenSsl ? "OpenSSL" : "ipsec-mb");
+    const AesBackend preferred = aes_backend();
+    for (AesBackend b : aes_backends()) {
+      use_aes_backend(b);
+      SCOPED_TRACE(b == AesBackend::kOpenSsl ? "OpenSSL" : "ipsec-mb");
       body();
     }
-    use_gcm_backend(preferred);
+    use_aes_backend(preferred);
   }
 };
 
@@ -73,7 +73,7 @@ TEST(Aes, GcmMatchesThePublishedVectors) {
   const std::string p4 = unhex(
       "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657"
       "ba637b39");
-  EachGcmBackend::run([&] {
+  EachAesBackend::run([&] {
     expect_gcm_vector(std::string(16, '\0'), std::string(12, '\0'), "", std::string(16, '\0'),
                       "0388dace60b6a392f328c2b971b2fe78", "ab6e47d42cec13bdf53a67b21257bddf");
     expect_gcm_vector(k4, iv4, aad4, p4,
@@ -90,13 +90,13 @@ TEST(Aes, GcmMatchesThePublishedVectors) {
 // Every backend against OpenSSL's, over lengths around the block sizes the
 // vector kernels fold (16, 64, 256 bytes and beyond), every key size, and
 // more keys than a thread keeps expanded, so that evicted keys come back.
-TEST(Aes, GcmBackendsAgreeWithOpenSsl) {
+TEST(Aes, BackendsAgreeWithOpenSsl) {
   std::vector<std::string> keys;
   for (int i = 0; i < 40; ++i) keys.push_back(std::string(16 + 8 * (i % 3), static_cast<char>('a' + i)));
   std::string message;
   for (int i = 0; i < 5000; ++i) message.push_back(static_cast<char>(i * 131 + 7));
   const std::string nonce = "twelve-bytes";
-  const GcmBackend preferred = gcm_backend();
+  const AesBackend preferred = aes_backend();
   int compared = 0;
   for (size_t length : {0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1000, 4099, 5000}) {
     for (size_t k = 0; k < keys.size(); k += (length % 7) + 1) {
@@ -104,11 +104,11 @@ TEST(Aes, GcmBackendsAgreeWithOpenSsl) {
       const std::string aad = message.substr(length % 40, k % 23);
       const std::string plain = message.substr(0, length);
       std::string expected(length, '\0'), expected_tag(16, '\0');
-      use_gcm_backend(GcmBackend::kOpenSsl);
+      use_aes_backend(AesBackend::kOpenSsl);
       gcm_encrypt(key, bytes(nonce).data(), bytes(aad), bytes(plain), reinterpret_cast<uint8_t*>(expected.data()),
                   reinterpret_cast<uint8_t*>(expected_tag.data()));
-      for (GcmBackend b : gcm_backends()) {
-        use_gcm_backend(b);
+      for (AesBackend b : aes_backends()) {
+        use_aes_backend(b);
         std::string cipher(length, '\0'), tag(16, '\0'), back(length, '\0');
         gcm_encrypt(key, bytes(nonce).data(), bytes(aad), bytes(plain), reinterpret_cast<uint8_t*>(cipher.data()),
                     reinterpret_cast<uint8_t*>(tag.data()));
@@ -121,14 +121,14 @@ TEST(Aes, GcmBackendsAgreeWithOpenSsl) {
       }
     }
   }
-  use_gcm_backend(preferred);
+  use_aes_backend(preferred);
   EXPECT_GT(compared, 100);
 }
 
 TEST(Aes, AKeyOfAnotherSizeIsRefusedByEveryBackend) {
   const std::string nonce(12, '\0'), plain = "x";
   std::string cipher(1, '\0'), tag(16, '\0');
-  EachGcmBackend::run([&] {
+  EachAesBackend::run([&] {
     EXPECT_THROW(gcm_encrypt(std::string(20, 'k'), bytes(nonce).data(), {}, bytes(plain),
                              reinterpret_cast<uint8_t*>(cipher.data()), reinterpret_cast<uint8_t*>(tag.data())),
                  Error);
@@ -138,20 +138,51 @@ TEST(Aes, AKeyOfAnotherSizeIsRefusedByEveryBackend) {
 // GCM encrypts from counter 2 of the same counter sequence whose counter 1
 // the format's CTR starts at: the CTR keystream shifted by a block is GCM's.
 TEST(Aes, CtrStartsAtCounterOne) {
+  EachAesBackend::run([] {
+    for (size_t key_size : {16, 24, 32}) {
+      const std::string key(key_size, 'k'), nonce = "nonce-twelve";
+      const std::string plain = "a page of values that spans more than two AES blocks";
+      std::string gcm(plain.size(), '\0'), tag(16, '\0');
+      gcm_encrypt(key, bytes(nonce).data(), {}, bytes(plain), reinterpret_cast<uint8_t*>(gcm.data()),
+                  reinterpret_cast<uint8_t*>(tag.data()));
+      const std::string padded = std::string(16, '\0') + plain;
+      std::string ctr(padded.size(), '\0');
+      ctr_crypt(key, bytes(nonce).data(), bytes(padded), reinterpret_cast<uint8_t*>(ctr.data()));
+      EXPECT_EQ(ctr.substr(16), gcm) << key_size;
+      std::string back(ctr.size(), '\0');
+      ctr_crypt(key, bytes(nonce).data(), bytes(ctr), reinterpret_cast<uint8_t*>(back.data()));
+      EXPECT_EQ(back, padded);
+    }
+  });
+}
+
+// CTR of every backend against OpenSSL's, over lengths around the block
+// sizes and every key size.
+TEST(Aes, CtrBackendsAgreeWithOpenSsl) {
+  // Past a MiB too, where the counter runs on across pieces.
+  std::string message;
+  for (int i = 0; i < (3 << 20) + 5; ++i) message.push_back(static_cast<char>(i * 77 + 3));
+  const std::string nonce = "twelve-bytes";
+  const AesBackend preferred = aes_backend();
+  int compared = 0;
   for (size_t key_size : {16, 24, 32}) {
-    const std::string key(key_size, 'k'), nonce = "nonce-twelve";
-    const std::string plain = "a page of values that spans more than two AES blocks";
-    std::string gcm(plain.size(), '\0'), tag(16, '\0');
-    gcm_encrypt(key, bytes(nonce).data(), {}, bytes(plain), reinterpret_cast<uint8_t*>(gcm.data()),
-                reinterpret_cast<uint8_t*>(tag.data()));
-    const std::string padded = std::string(16, '\0') + plain;
-    std::string ctr(padded.size(), '\0');
-    ctr_crypt(key, bytes(nonce).data(), bytes(padded), reinterpret_cast<uint8_t*>(ctr.data()));
-    EXPECT_EQ(ctr.substr(16), gcm) << key_size;
-    std::string back(ctr.size(), '\0');
-    ctr_crypt(key, bytes(nonce).data(), bytes(ctr), reinterpret_cast<uint8_t*>(back.data()));
-    EXPECT_EQ(back, padded);
+    const std::string key(key_size, static_cast<char>('A' + key_size));
+    for (size_t length : {0, 1, 15, 16, 17, 255, 256, 257, 4096, 8999, (3 << 20) + 5}) {
+      const std::string plain = message.substr(0, length);
+      std::string expected(length, '\0');
+      use_aes_backend(AesBackend::kOpenSsl);
+      ctr_crypt(key, bytes(nonce).data(), bytes(plain), reinterpret_cast<uint8_t*>(expected.data()));
+      for (AesBackend b : aes_backends()) {
+        use_aes_backend(b);
+        std::string out(length, '\0');
+        ctr_crypt(key, bytes(nonce).data(), bytes(plain), reinterpret_cast<uint8_t*>(out.data()));
+        EXPECT_EQ(out, expected) << key_size << " " << length;
+        ++compared;
+      }
+    }
   }
+  use_aes_backend(preferred);
+  EXPECT_GE(compared, 30);
 }
 
 ModuleCipher cipher_at(Algorithm algorithm, int32_t row_group, int32_t column,
