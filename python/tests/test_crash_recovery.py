@@ -65,7 +65,7 @@ def group_ends(path: Path) -> list[tuple[int, int]]:
 
 
 def fingerprint(sql_from: str) -> tuple:
-    return duckdb.sql(f"SELECT count(*), sum(hash(id, name, value, tags)) FROM {sql_from}").fetchone()
+    return tuple(duckdb.sql(f"SELECT count(*), sum(hash(id, name, value, tags)) FROM {sql_from}").fetchall()[0])
 
 
 @pytest.mark.parametrize("checkpoint", [True, False], ids=["checkpoints", "page-scan"])

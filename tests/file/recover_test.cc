@@ -110,8 +110,11 @@ TEST_P(RecoverAtEveryCut, GivesBackEveryWholeRowGroup) {
   std::vector<uint64_t> checkpoint_ends;
   {
     auto input = io::open_file(original);
-    for (uint64_t end = size; auto c = find_last_checkpoint(*input, end); end = c->offset)
+    uint64_t end = size;
+    while (auto c = find_last_checkpoint(*input, end)) {
       checkpoint_ends.push_back(c->end);
+      end = c->offset;
+    }
   }
   EXPECT_EQ(checkpoint_ends.empty(), !layout.checkpoints);
 
