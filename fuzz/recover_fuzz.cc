@@ -33,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string out = "/tmp/parq-recover-fuzz-" + std::to_string(::getpid()) + ".parquet";
   parq::file::RecoverOptions options;
   options.max_page_bytes = 16 << 20;  // within the fuzzer's memory limit
+  options.max_page_values = 1 << 22;
   if (data[0] & 1) options.schema_from = schema;
   auto input = parq::io::memory_input({data + 1, size - 1}, "<fuzz>");
   try {

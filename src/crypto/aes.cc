@@ -272,7 +272,7 @@ void use_aes_backend(AesBackend backend) {
       chosen_backend().store(backend, std::memory_order_relaxed);
       return;
     }
-  throw Error(ErrorKind::kUnsupported, {}, "this build or CPU has no such AES-GCM backend");
+  throw Error(ErrorKind::kUnsupported, {}, "this build or CPU has no such AES backend");
 }
 
 void gcm_encrypt(std::string_view key, const uint8_t* nonce, std::span<const uint8_t> aad,

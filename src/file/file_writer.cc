@@ -59,6 +59,17 @@ void check_column_paths(const WriteOptions& options, const Schema& schema) {
   }
 }
 
+// Checked before anything is written: a checkpointed file is opened in
+// place, which truncates what was there.
+void check_checkpoint_options(const WriteOptions& options, const std::string& name) {
+  if (!options.checkpoint) return;
+  const CheckpointOptions& c = *options.checkpoint;
+  if (options.encryption)
+    throw Error(ErrorKind::kUnsupported, {.file = name}, "checkpoints are not written in encrypted files");
+  if (c.row_groups < 0 || c.bytes < 0 || !(c.seconds >= 0))
+    throw Error(ErrorKind::kInvalidArgument, {.file = name}, "checkpoint limits must not be negative");
+}
+
 }  // namespace
 
 std::string default_created_by() { return std::string("parq version ") + PARQ_VERSION; }
@@ -130,14 +141,8 @@ class FileWriter::Impl {
     if (options_.row_group_rows < 1 || options_.row_group_bytes < 1 || options_.page_bytes < 1)
       throw Error("row group and page limits must be positive", ErrorKind::kInvalidArgument);
     check_column_paths(options_, schema_);
-    if (options_.checkpoint) {
-      const CheckpointOptions& c = *options_.checkpoint;
-      if (options_.encryption)
-        throw Error(out_->name() + ": checkpoints are not written in encrypted files", ErrorKind::kUnsupported);
-      if (c.row_groups < 0 || c.bytes < 0 || !(c.seconds >= 0))
-        throw Error("checkpoint limits must not be negative", ErrorKind::kInvalidArgument);
-      last_checkpoint_time_ = std::chrono::steady_clock::now();
-    }
+    check_checkpoint_options(options_, out_->name());
+    last_checkpoint_time_ = std::chrono::steady_clock::now();
     if (options_.encryption) {
       encryptor_ = std::make_unique<crypto::FileEncryptor>(*options_.encryption);
       std::vector<std::string> paths;
@@ -604,9 +609,7 @@ class FileWriter::Impl {
 
 std::unique_ptr<FileWriter> FileWriter::open(const std::string& path, const Schema& schema, WriteOptions options) {
   if (!options.checkpoint) return open(io::create_file(path), schema, std::move(options));
-  // Refused before the file in place is truncated.
-  if (options.encryption)
-    throw Error(ErrorKind::kUnsupported, {.file = path}, "checkpoints are not written in encrypted files");
+  check_checkpoint_options(options, path);
   return open(io::create_file_in_place(path), schema, std::move(options));
 }
 

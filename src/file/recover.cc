@@ -4,17 +4,14 @@
 #include <libdeflate.h>
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <vector>
 
 #include "../column/encoding_table.h"
-#include "../util/byte_copy.h"
+#include "../column/level_decoding.h"
 #include "parq/compression/codec.h"
-#include "parq/encoding/rle_hybrid.h"
 #include "parq/error.h"
 #include "parq/file/checkpoint.h"
 #include "parq/file/file_writer.h"
@@ -57,37 +54,6 @@ struct ScannedPage {
 
 bool dictionary_encoded(Encoding e) { return e == Encoding::RLE_DICTIONARY || e == Encoding::PLAIN_DICTIONARY; }
 
-int level_bit_width(int16_t max_level) { return std::bit_width(static_cast<uint16_t>(max_level)); }
-
-struct LevelCounts {
-  int64_t equal = 0;  // entries equal to the counted level
-  bool valid = false;
-};
-
-// Counts, in bounded pieces (the entry count comes from the file), how many
-// of `n` RLE-encoded levels equal `level`; invalid when the stream ends
-// early or holds a level above `max_level`.
-LevelCounts count_levels(const uint8_t* data, size_t size, int64_t n, int16_t max_level, int16_t level) try {
-  encoding::RleBitPackedDecoder decoder;
-  decoder.reset(data, size, level_bit_width(max_level));
-  std::array<uint32_t, 4096> piece;
-  LevelCounts counts;
-  for (int64_t left = n; left > 0;) {
-    const size_t want = static_cast<size_t>(std::min<int64_t>(left, piece.size()));
-    const size_t got = decoder.decode(piece.data(), want);
-    if (got != want) return counts;
-    for (size_t i = 0; i < got; ++i) {
-      if (piece[i] > static_cast<uint32_t>(max_level)) return counts;
-      counts.equal += piece[i] == static_cast<uint32_t>(level);
-    }
-    left -= static_cast<int64_t>(got);
-  }
-  counts.valid = true;
-  return counts;
-} catch (const Error&) {
-  return {};  // a run that cannot be
-}
-
 struct ScannedChunk {
   std::vector<ScannedPage> pages;
   int64_t rows = 0;
@@ -103,8 +69,8 @@ struct ScannedGroup {
 class PageScanner {
  public:
   PageScanner(io::RandomAccessInput& input, uint64_t limit, const Schema& schema,
-              std::vector<std::optional<CompressionCodec>> codecs, uint64_t max_page_bytes)
-      : input_(input), limit_(limit), schema_(schema), codecs_(std::move(codecs)), max_page_bytes_(max_page_bytes) {}
+              std::vector<std::optional<CompressionCodec>> codecs, const RecoverOptions& options)
+      : input_(input), limit_(limit), schema_(schema), codecs_(std::move(codecs)), options_(options) {}
 
   // The row group whose first page starts at `start`; nullopt, with why(),
   // when the bytes there are not a complete one.
@@ -208,8 +174,8 @@ class PageScanner {
     if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0) return no("a negative page size");
     if (static_cast<uint64_t>(h.compressed_page_size) > limit_ - at - header_size)
       return no("a page cut short by the end of the input");
-    if (static_cast<uint64_t>(h.uncompressed_page_size) > max_page_bytes_)
-      return no("a page larger than the largest one scanned (" + std::to_string(max_page_bytes_) + " bytes)");
+    if (static_cast<uint64_t>(h.uncompressed_page_size) > options_.max_page_bytes)
+      return no("a page larger than the largest one scanned (" + std::to_string(options_.max_page_bytes) + " bytes)");
     page.end = at + header_size + static_cast<uint64_t>(h.compressed_page_size);
     const ColumnDescriptor& c = schema_.column(column);
     const bool v2 = h.type == PageType::DATA_PAGE_V2 && h.data_page_header_v2;
@@ -227,6 +193,8 @@ class PageScanner {
       return no("not a data or dictionary page");
     }
     if (page.values < 0) return no("a negative value count");
+    if (page.values > options_.max_page_values)
+      return no("more values than the most scanned in a page (" + std::to_string(options_.max_page_values) + ")");
     if (!page.dictionary() && !dictionary_encoded(page.encoding) && !encoding_applies(c.type.physical, page.encoding))
       return no(std::string("encoding ") + format::to_string(page.encoding) + " on a column of another type");
 
@@ -259,9 +227,24 @@ class PageScanner {
         return no("a dictionary of the wrong size for its type");
       return page;
     }
+    // The levels, decoded as a read decodes them, give the rows that start
+    // in the page and its values that are not null.
+    size_t levels_end = 0;
+    bool all_defined = false;
+    try {
+      levels_end =
+          decode_page_levels(h, plain, c.max_repetition_level, c.max_definition_level, rep_, def_, &all_defined);
+    } catch (const Error& e) {
+      return no(std::string("levels that do not decode (") + e.detail() + ")");
+    }
+    const auto levels = [&](const Buffer& b) {
+      return std::span(b.data_as<int16_t>(), static_cast<size_t>(page.values));
+    };
+    page.rows = page.values;
+    if (c.max_repetition_level > 0) page.rows = std::count(levels(rep_).begin(), levels(rep_).end(), 0);
     int64_t non_null = page.values;
-    const uint8_t* values = plain.data();
-    size_t values_size = plain.size();
+    if (c.max_definition_level > 0 && !all_defined)
+      non_null = std::count(levels(def_).begin(), levels(def_).end(), c.max_definition_level);
     if (v2) {
       const format::DataPageHeaderV2& d = *h.data_page_header_v2;
       if (d.num_rows < 0 || d.num_nulls < 0 || d.num_nulls > d.num_values || d.num_rows > d.num_values)
@@ -271,30 +254,9 @@ class PageScanner {
       if (c.max_definition_level == 0 && d.num_nulls != 0) return no("nulls in a required column");
       page.rows = d.num_rows;
       non_null = d.num_values - d.num_nulls;
-      values += levels_size;
-      values_size -= levels_size;
-    } else {
-      page.rows = page.values;
-      auto levels = [&](int16_t max_level, int16_t counted) -> std::optional<int64_t> {
-        if (values_size < 4) return std::nullopt;
-        const uint32_t n = bytes::load_u32(values);
-        if (n > values_size - 4) return std::nullopt;
-        LevelCounts counts = count_levels(values + 4, n, page.values, max_level, counted);
-        values += 4 + n;
-        values_size -= 4 + n;
-        return counts.valid ? std::optional<int64_t>(counts.equal) : std::nullopt;
-      };
-      if (c.max_repetition_level > 0) {
-        auto rows = levels(c.max_repetition_level, 0);
-        if (!rows) return no("repetition levels that do not decode");
-        page.rows = *rows;
-      }
-      if (c.max_definition_level > 0) {
-        auto defined = levels(c.max_definition_level, c.max_definition_level);
-        if (!defined) return no("definition levels that do not decode");
-        non_null = *defined;
-      }
     }
+    const uint8_t* values = plain.data() + levels_end;
+    const size_t values_size = plain.size() - levels_end;
     if (plain_fixed && values_size != static_cast<uint64_t>(non_null) * static_cast<uint64_t>(width))
       return no("values of the wrong size for the column's type");
     if (dictionary_encoded(page.encoding) && non_null > 0 && (values_size == 0 || values[0] > 32))
@@ -335,7 +297,8 @@ class PageScanner {
   const Schema& schema_;
   std::vector<std::optional<CompressionCodec>> codecs_;  // per column, when a footer gave it
   std::map<CompressionCodec, std::unique_ptr<compression::Codec>> codec_cache_;
-  uint64_t max_page_bytes_;
+  const RecoverOptions& options_;
+  Buffer rep_, def_;  // a page's levels, reused from page to page
   std::string why_;
 };
 
@@ -449,7 +412,7 @@ RecoveryReport recover_file(io::RandomAccessInput& input, const std::string& out
       if (const auto& m = reference->row_groups[0].columns[c].meta_data) codecs[c] = m->codec;
 
   if (options.scan_pages) {
-    PageScanner scanner(input, size, schema, codecs, options.max_page_bytes);
+    PageScanner scanner(input, size, schema, codecs, options);
     for (uint64_t at = scan_from;;) {
       std::optional<ScannedGroup> group = scanner.row_group_at(at);
       if (!group) {

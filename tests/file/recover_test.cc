@@ -229,6 +229,28 @@ TEST(Checkpoint, IsRefusedWithEncryptionBeforeTheFileIsTouched) {
   EXPECT_EQ(kept, "precious");
 }
 
+TEST(Checkpoint, NegativeLimitsAreRefusedBeforeTheFileIsTouched) {
+  TempDir dir("checkpoint");
+  const std::string path = dir / "f.parquet";
+  std::ofstream(path) << "precious";
+  auto source_file = FileReader::open((corpus_dir() / "data" / "alltypes_tiny_pages.parquet").string());
+  for (CheckpointOptions bad :
+       {CheckpointOptions{.row_groups = -1}, CheckpointOptions{.bytes = -5}, CheckpointOptions{.seconds = -1.0}}) {
+    WriteOptions options;
+    options.checkpoint = bad;
+    try {
+      FileWriter::open(path, source_file->schema(), options);
+      FAIL() << "expected an error";
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("checkpoint limits must not be negative"));
+    }
+  }
+  std::ifstream in(path);
+  std::string kept;
+  in >> kept;
+  EXPECT_EQ(kept, "precious");
+}
+
 TEST(Recover, NamesWhatItNeedsOrWhyItCannot) {
   TempDir dir("recover");
   write_copies("alltypes_tiny_pages.parquet", 1, dir / "f.parquet", {});
@@ -301,6 +323,11 @@ TEST(Recover, APageOverTheLimitEndsTheScan) {
   EXPECT_EQ(report.scanned_row_groups, 0);
   EXPECT_THAT(report.scan_stopped, HasSubstr("larger than the largest one scanned (16 bytes)"));
   options.max_page_bytes = uint64_t{1} << 30;
+  options.max_page_values = 10;
+  const RecoveryReport few_values = recover_file(*input, dir / "out.parquet", options);
+  EXPECT_EQ(few_values.scanned_row_groups, 0);
+  EXPECT_THAT(few_values.scan_stopped, HasSubstr("more values than the most scanned in a page (10)"));
+  options.max_page_values = INT32_MAX;
   EXPECT_GT(recover_file(*input, dir / "out.parquet", options).scanned_row_groups, 0);
 }
 

@@ -39,6 +39,9 @@ struct RecoverOptions {
   // A page claiming more uncompressed bytes than this is taken for no page
   // (the scan decompresses each page to check it).
   uint64_t max_page_bytes = uint64_t{1} << 30;
+  // Likewise a page claiming more level entries (their decoding holds two
+  // bytes an entry).
+  int64_t max_page_values = INT32_MAX;
 };
 
 struct RecoveryReport {
