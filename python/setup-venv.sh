@@ -20,8 +20,11 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/python" -m pip install -q --upgrade pip
 fi
 # Build requirements inside the venv: --no-build-isolation then reuses them
-# and the build tree instead of a fresh temporary environment each time.
-"$venv/bin/python" -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.4"
+# and the build tree instead of a fresh temporary environment each time. The
+# same applies to the sdists among the extras (pyspark), which then build
+# with the venv's setuptools: Debian's is too old to make wheels without the
+# wheel package.
+"$venv/bin/python" -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.4" "setuptools>=70.1" wheel
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 "$venv/bin/python" -m pip install -q --no-build-isolation "$here[test,dask,ray,spark]"
 # A sanitized build imports only with its runtimes preloaded
