@@ -37,6 +37,22 @@ const lineitem = `
     substr(md5(i::VARCHAR) || md5((i * 7)::VARCHAR), 1, (10 + hash(i, 14) % 34)::BIGINT) AS l_comment
   FROM range(${rows}) t(i)`;
 
+// The same rows with comments made of words, as TPC-H's are (sentences of a
+// small vocabulary, 10 to 43 characters), rather than hex digits: text that
+// general-purpose codecs compress by half or more, where the hex comments
+// above shrink little.
+const vocabulary = {
+  adverb: ['quickly', 'slowly', 'carefully', 'furiously', 'blithely', 'quietly', 'boldly', 'evenly', 'finally', 'silently', 'ruthlessly', 'daringly'],
+  adjective: ['regular', 'final', 'special', 'pending', 'ironic', 'express', 'even', 'bold', 'unusual', 'silent', 'careful', 'ruthless', 'fluffy', 'close'],
+  noun: ['packages', 'requests', 'accounts', 'deposits', 'ideas', 'instructions', 'theodolites', 'foxes', 'pinto beans', 'platelets', 'dependencies', 'excuses', 'asymptotes', 'courts', 'dolphins', 'frets', 'warthogs', 'sheaves', 'orbits', 'pearls'],
+  verb: ['sleep', 'wake', 'haggle', 'nag', 'use', 'boost', 'affix', 'detect', 'integrate', 'cajole', 'doze', 'maintain', 'solve', 'engage', 'print', 'lose'],
+  preposition: ['about', 'above', 'according to', 'across', 'after', 'against', 'along', 'among', 'around', 'at', 'before', 'beside', 'between', 'beyond', 'by', 'despite', 'during', 'from', 'inside', 'into', 'near', 'of', 'on', 'outside', 'over', 'past', 'since', 'through', 'toward', 'under', 'upon', 'without'],
+};
+const pick = (kind, seed) => `${JSON.stringify(vocabulary[kind]).replaceAll('"', "'")}[(hash(i, ${seed}) % ${vocabulary[kind].length})::BIGINT + 1]`;
+const sentence = ['adjective', 'noun', 'verb', 'adverb', 'preposition', 'adjective', 'noun', 'verb', 'adverb']
+  .map((kind, k) => pick(kind, 20 + k)).join(` || ' ' || `);
+const lineitemText = lineitem.replace(/substr\(md5[^\n]*AS l_comment/, `substr(${sentence}, 1, (10 + hash(i, 14) % 34)::BIGINT) AS l_comment`);
+
 const wide = `SELECT ${Array.from({ length: 200 }, (_, c) =>
   c % 2 ? `(hash(i, ${c}) % 1000000)::BIGINT AS c${c}` : `(hash(i, ${c}) % 1000000) / 7.0 AS c${c}`).join(', ')}
   FROM range(${Math.floor(rows / 20)}) t(i)`;
@@ -47,6 +63,9 @@ export const files = [
   { name: 'lineitem_snappy.parquet', query: lineitem, codec: 'snappy' },
   { name: 'lineitem_zstd.parquet', query: lineitem, codec: 'zstd' },
   { name: 'lineitem_none.parquet', query: lineitem, codec: 'uncompressed' },
+  // An input of write_compare.mjs alone: read_compare.mjs leaves it out
+  // unless PARQ_BENCH_FILES names it.
+  { name: 'lineitem_text_none.parquet', query: lineitemText, codec: 'uncompressed', writeInput: true },
   { name: 'wide_snappy.parquet', query: wide, codec: 'snappy' },
   { name: 'narrow_snappy.parquet', query: narrow, codec: 'snappy' },
   // Rewritten by a peer (`writer`) from `source`, a file listed above it.
@@ -59,7 +78,7 @@ export const files = [
 // (all files if it is empty or absent), e.g. "polars,arrowrs".
 export function selectFiles(filter) {
   const words = (filter ?? '').split(',').map((w) => w.trim()).filter((w) => w);
-  return words.length ? files.filter((f) => words.some((w) => f.name.includes(w))) : files;
+  return words.length ? files.filter((f) => words.some((w) => f.name.includes(w))) : files.filter((f) => !f.writeInput);
 }
 
 // Writes the files of `wanted` (all by default) that are missing, and the

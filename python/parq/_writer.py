@@ -122,8 +122,10 @@ def writer_options(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
 
     Every option of ``parq rewrite``, by its name with ``_`` for ``-``:
     ``codec`` (``"zstd"``, ``"zstd:9"``, ... or a dict of column to codec),
-    ``compression_level``, ``page_version`` (1 or 2), ``dictionary`` (bool, or a list
-    of the columns to dictionary-encode), ``dictionary_bytes``, ``dictionary_entries``,
+    ``compression_level``, ``page_version`` (1 or 2), ``dictionary`` (bool,
+    ``"always"`` to keep dictionaries that the writer would otherwise drop
+    after a chunk's first page for a smaller fallback, or a list of the
+    columns to dictionary-encode), ``dictionary_bytes``, ``dictionary_entries``,
     ``encoding`` ({column: encoding}), ``fallback`` ({column: encoding}),
     ``row_group_rows``, ``row_group_bytes``, ``page_bytes``, ``page_rows``,
     ``bloom_filter`` (columns), ``bloom_fpp``, ``statistics`` (bool or columns),
@@ -160,7 +162,10 @@ def writer_options(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
                 v = int(float(v))
             out[name] = _int(name, v)
         elif name == "dictionary":
-            if isinstance(v, bool) or (isinstance(v, str) and v.lower() in _SWITCH_WORDS):
+            if isinstance(v, str) and v.lower() == "always":
+                out["dictionary"] = True
+                out["weigh_dictionary"] = False
+            elif isinstance(v, bool) or (isinstance(v, str) and v.lower() in _SWITCH_WORDS):
                 out[name] = _bool(name, v)
             else:
                 out["dictionary"] = False

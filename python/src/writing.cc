@@ -199,6 +199,7 @@ WriteOptions write_options(const nb::dict& o) {
     w.page_version = v;
   }
   if (has("dictionary")) w.dictionary = nb::cast<bool>(o["dictionary"]);
+  if (has("weigh_dictionary")) w.weigh_dictionary = nb::cast<bool>(o["weigh_dictionary"]);
   if (has("column_dictionary")) {
     for (auto& [col, on] : nb::cast<std::map<std::string, bool>>(o["column_dictionary"]))
       w.columns[col].dictionary = on;

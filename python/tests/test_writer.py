@@ -138,6 +138,20 @@ def test_dictionary_switches(tmp_path, table):
     assert "RLE_DICTIONARY" in _column(_md(on), "cat").encodings
 
 
+def test_dictionary_weighed_or_always(tmp_path):
+    # Sorted keys, four rows each: from the second page on, the keys compress
+    # better as they are than as new dictionary entries plus indices.
+    keys = pa.table({"k": pa.array([i // 4 for i in range(40000)], pa.int64())})
+    weighed = tmp_path / "weighed.parquet"
+    always = tmp_path / "always.parquet"
+    parq.write_table(keys, weighed, codec="zstd", page_rows=1000)
+    parq.write_table(keys, always, codec="zstd", page_rows=1000, dictionary="always")
+    assert weighed.stat().st_size * 2 < always.stat().st_size
+    assert_same_rows(pq.read_table(weighed), keys)
+    assert_same_rows(pq.read_table(always), keys)
+    assert _column(_md(always), "k").has_dictionary_page
+
+
 def test_dictionary_limit_and_fallback(tmp_path, table):
     path = tmp_path / "fb.parquet"
     parq.write_table(table, path, dictionary_entries=100, fallback={"text": "delta_byte_array"}, page_rows=500)

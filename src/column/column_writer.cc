@@ -73,6 +73,7 @@ void apply(ColumnWriterOptions& r, const ColumnWriteOptions& c) {
   if (c.encoding) {
     if (*c.encoding == Encoding::RLE_DICTIONARY || *c.encoding == Encoding::PLAIN_DICTIONARY) {
       r.dictionary = true;
+      r.weigh_dictionary = false;
     } else {
       r.fallback = *c.encoding;
       if (!c.dictionary) r.dictionary = false;  // asking for an encoding means using it
@@ -112,6 +113,7 @@ ColumnWriterOptions resolve_column_options(const WriteOptions& o, const ColumnDe
   r.dictionary = o.dictionary;
   r.fallback = default_fallback_encoding(column.type.physical, o.page_version);
   r.dictionary_limits = o.dictionary_limits;
+  r.weigh_dictionary = o.weigh_dictionary;
   r.codec = o.codec;
   r.statistics = o.statistics;
   r.page_index = o.page_index;
@@ -172,6 +174,8 @@ void ColumnWriter::reset_chunk() {
   if (dictionary_) dictionary_->reset();
   values_ = dictionary_ ? dictionary_.get() : fallback_.get();
   dictionary_used_ = false;
+  dictionary_pages_ = 0;
+  entries_before_ = entries_bytes_before_ = 0;
   if (options_.page_index) {
     chunk_.column_index.emplace();
     chunk_.offset_index.emplace();
@@ -442,8 +446,28 @@ void ColumnWriter::flush_page() {
     def_bytes = static_cast<int32_t>(level_out.size() - before);
   }
   const Encoding encoding = values_->encoding();
+  // A chunk's second dictionary page is weighed (fallback_page_cost); its
+  // first records where the dictionary's entries stood.
+  const bool weigh = values_->is_dictionary() && options_.weigh_dictionary && dictionary_pages_ == 1;
+  const std::optional<size_t> fallback_cost = weigh ? fallback_page_cost() : std::nullopt;
+  const size_t values_at = body_.size();
   values_->flush(body_);
-  if (values_->is_dictionary()) dictionary_used_ = true;
+  bool loses = false;
+  if (fallback_cost) {
+    const size_t dictionary_cost =
+        sink_.compressed_size(body_.span().subspan(values_at)) +
+        sink_.compressed_size(trial_entries_.span().subspan(std::min(entries_bytes_before_, trial_entries_.size())));
+    loses = *fallback_cost + *fallback_cost / 32 < dictionary_cost;
+  }
+  if (values_->is_dictionary()) {
+    if (dictionary_pages_++ == 0 && options_.weigh_dictionary) {
+      entries_before_ = values_->dictionary_entries();
+      trial_entries_.clear();
+      values_->write_dictionary(trial_entries_);
+      entries_bytes_before_ = trial_entries_.size();
+    }
+    dictionary_used_ = true;
+  }
 
   std::optional<format::Statistics> statistics;
   if (options_.statistics && page_stats_) statistics = page_stats_->to_thrift();
@@ -524,6 +548,68 @@ void ColumnWriter::flush_page() {
   chunk_rows_ += page_rows_;
   chunk_byte_array_bytes_ += page_byte_array_bytes_;
   page_entries_ = page_values_ = page_rows_ = page_byte_array_bytes_ = 0;
+  if (loses) {
+    values_ = fallback_.get();
+    sink_.probe_compression();
+  }
+}
+
+// The open page's values in the fallback encoding, compressed. flush_page
+// weighs it against the page's indices plus the dictionary entries the page
+// added (the tail of the dictionary page, left in trial_entries_), and the
+// chunk falls back when that is clearly smaller. A dictionary of many
+// distinct values (keys, prices, sentences) costs an entry per value plus
+// indices as wide as the entries are many, bit-packed where the codec finds
+// no repeats, while the values often compress well as they are (sorted keys
+// by far the best); judging by raw sizes, as writers do, keeps such
+// dictionaries, judging after the codec sees what the file will hold. The
+// second page is the one weighed: the first pays for every entry it meets,
+// also those that later pages repeat (10,000 suppliers over 20,000 rows are
+// mostly new there, and mostly old by the second page). A page that adds
+// fewer entries than a sixteenth of its values is not weighed: there the
+// dictionary wins on its own and keeps the chunk open to dictionary pruning
+// (nullopt: not weighed).
+std::optional<size_t> ColumnWriter::fallback_page_cost() {
+  const std::span<const uint32_t> indices = values_->page_indices();
+  const size_t n = indices.size();
+  const size_t entries = values_->dictionary_entries();
+  if (n == 0 || (entries - std::min(entries, entries_before_)) * 16 <= n) return std::nullopt;
+  DenseValues dense;
+  dense.count = static_cast<int64_t>(n);
+  trial_entries_.clear();
+  values_->write_dictionary(trial_entries_);
+  if (column_.type.physical == Type::BYTE_ARRAY) {
+    // Repeats of long entries can make the page's values far larger than
+    // its indices; such a page is the dictionary's case anyway.
+    size_t total = 0;
+    for (uint32_t i : indices) total += values_->byte_array_entry(i).size();
+    if (total > static_cast<size_t>(std::max<int64_t>(options_.page_bytes, 1)) * 4) return std::nullopt;
+    trial_offsets_.resize((n + 1) * sizeof(int32_t));
+    int32_t* offsets = trial_offsets_.data_as<int32_t>();
+    trial_values_.resize(total);
+    uint8_t* out = trial_values_.data();
+    offsets[0] = 0;
+    size_t at = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const std::string_view v = values_->byte_array_entry(indices[k]);
+      if (!v.empty()) std::memcpy(out + at, v.data(), v.size());
+      at += v.size();
+      offsets[k + 1] = static_cast<int32_t>(at);
+    }
+    dense.offsets = offsets;
+    dense.data = out;
+  } else {
+    const size_t width = trial_entries_.size() / entries;
+    trial_values_.resize(n * width);
+    const uint8_t* from = trial_entries_.data();
+    uint8_t* out = trial_values_.data();
+    for (size_t k = 0; k < n; ++k) std::memcpy(out + k * width, from + indices[k] * width, width);
+    dense.fixed = out;
+  }
+  fallback_->put(dense, 0, n);
+  trial_body_.clear();
+  fallback_->flush(trial_body_);
+  return sink_.compressed_size(trial_body_.span());
 }
 
 void ColumnWriter::finish_bloom_filter(ColumnChunkPages& out) {

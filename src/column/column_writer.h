@@ -45,6 +45,7 @@ struct ColumnWriterOptions {
   int64_t page_bytes = int64_t{1} << 20;
   int64_t page_rows = 20000;
   std::optional<BloomFilterOptions> bloom_filter;
+  bool weigh_dictionary = true;  // WriteOptions::weigh_dictionary
 };
 
 ColumnWriterOptions resolve_column_options(const WriteOptions& options, const ColumnDescriptor& column);
@@ -91,6 +92,7 @@ class ColumnWriter {
   void add_to_page(const ShreddedLeaf& leaf, int64_t e0, int64_t e1, int64_t v0, int64_t v1);
   bool put_values(const ShreddedLeaf& leaf, int64_t& e, int64_t e1, int64_t& v, int64_t nv);
   void fall_back();
+  std::optional<size_t> fallback_page_cost();
   bool page_full() const;
   size_t open_page_estimate() const;
   void flush_page();
@@ -106,6 +108,10 @@ class ColumnWriter {
   std::unique_ptr<ValueWriter> fallback_;
   ValueWriter* values_ = nullptr;  // the one in use
   bool dictionary_used_ = false;   // some page of the chunk holds indices
+  int dictionary_pages_ = 0;        // of the chunk so far
+  // The dictionary after the chunk's first page: entries, PLAIN bytes.
+  size_t entries_before_ = 0;
+  size_t entries_bytes_before_ = 0;
   std::unique_ptr<StatisticsBuilder> page_stats_;
   std::unique_ptr<StatisticsBuilder> chunk_stats_;
 
@@ -146,6 +152,11 @@ class ColumnWriter {
   // Scratch reused across pages.
   Buffer levels_;
   Buffer body_;
+  // The fallback encoding of a dictionary's first page (fallback_page_cost).
+  Buffer trial_entries_;
+  Buffer trial_values_;
+  Buffer trial_offsets_;
+  Buffer trial_body_;
 };
 
 }  // namespace parq

@@ -80,6 +80,12 @@ const Buffer& PageSink::compress(format::PageHeader& header, const Buffer& body)
   return compressed_;
 }
 
+size_t PageSink::compressed_size(std::span<const uint8_t> bytes) {
+  if (codec_id_ == format::CompressionCodec::UNCOMPRESSED) return bytes.size();
+  compressed_.clear();
+  return codec_->compress(bytes, compressed_);
+}
+
 int64_t PageSink::write(format::PageHeader& header, const Buffer& levels, const Buffer& body, Buffer& out) {
   const Buffer& payload = codec_id_ == format::CompressionCodec::UNCOMPRESSED ? body : compress(header, body);
   header.uncompressed_page_size = checked_int32(static_cast<int64_t>(levels.size() + body.size()), column_, "a page");

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "parq/compression/codec.h"
@@ -43,6 +44,10 @@ class PageSink {
   // The next data page is compressed whatever the pages before it saved:
   // another encoding starts, whose bytes the old savings say nothing of.
   void probe_compression() { pages_until_compression_probe_ = 0; }
+
+  // What the codec makes of `bytes` (their size when uncompressed): the
+  // writer's measure for choosing between encodings of the same values.
+  size_t compressed_size(std::span<const uint8_t> bytes);
 
   // Appends the page's header and payload to `out`, filling in the
   // header's sizes and CRC. v1 pages pass their levels inside `body` and

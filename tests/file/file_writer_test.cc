@@ -16,6 +16,7 @@
 #include "parq/arrow/c_export.h"
 #include "parq/arrow/c_import.h"
 #include "parq/column/page_reader.h"
+#include "parq/compression/codec.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
 #include "parq/file/file_reader.h"
@@ -325,6 +326,7 @@ TEST(FileWriter, DictionaryFallsBackAndKeepsEarlierPages) {
     WriteOptions o;
     o.page_version = version;
     o.dictionary_limits.max_entries = 1000;
+    o.weigh_dictionary = false;  // distinct values: kept in the dictionary until its limit
     o.page_rows = 400;
     const Buffer bytes = write_to_memory(s, {b}, o);
     auto file = open_bytes(bytes);
@@ -343,6 +345,73 @@ TEST(FileWriter, DictionaryFallsBackAndKeepsEarlierPages) {
       ASSERT_TRUE(reader.next(page));
       ASSERT_TRUE(page.header.dictionary_page_header);
       EXPECT_EQ(page.header.dictionary_page_header->num_values, 1000);
+    }
+  }
+}
+
+// Pages by encoding, dictionary pages left out, of row group 0's column c.
+std::map<Encoding, int> data_page_encodings(const FileReader& file, size_t c) {
+  std::map<Encoding, int> pages;
+  for (const auto& e : *file.metadata().row_groups[0].columns[c].meta_data->encoding_stats)
+    if (e.page_type != format::PageType::DICTIONARY_PAGE) pages[e.encoding] += e.count;
+  return pages;
+}
+
+TEST(FileWriter, DictionaryIsWeighedAgainstTheFallbackOnTheSecondPage) {
+  // Sorted keys, each 4 times (every page adds a quarter of its values as
+  // new entries, which compress better as they are); ids drawn from 600
+  // (the first page meets most of them, later pages only repeat them);
+  // distinct sentences (a new entry per value).
+  Schema s = make_schema({Field::int64("key"), Field::int64("id"), Field::string("text")});
+  constexpr int kRows = 20000;
+  std::vector<std::optional<int64_t>> keys, ids;
+  std::vector<std::optional<std::string>> text;
+  std::mt19937_64 rng(7);
+  const char* words[] = {"quick", "slow", "ironic", "final", "packages", "deposits", "sleep", "nag"};
+  for (int i = 0; i < kRows; ++i) {
+    keys.push_back(i / 4 + 1);
+    ids.push_back(static_cast<int64_t>(rng() % 600) * 7919);
+    std::string t = std::to_string(i);
+    for (int w = 0; w < 5; ++w) t += std::string(" ") + words[rng() % 8];
+    text.push_back(t);
+  }
+  RecordBatch b;
+  b.num_rows = kRows;
+  b.columns.push_back(leaf<int64_t>(s, "key", keys));
+  b.columns.push_back(leaf<int64_t>(s, "id", ids));
+  b.columns.push_back(strings(s, "text", text));
+  for (const char* codec : {"zstd", "snappy", "uncompressed"}) {
+    for (int version : {1, 2}) {
+      SCOPED_TRACE(std::string(codec) + " v" + std::to_string(version));
+      WriteOptions o;
+      o.codec = compression::parse_codec(codec);
+      o.page_version = version;
+      o.page_rows = 1000;
+      const Buffer weighed = write_to_memory(s, {b}, o);
+      auto file = open_bytes(weighed);
+      EXPECT_EQ(rows_of(*file), rows_of(b));
+      const Encoding fallback_int = version == 1 ? Encoding::PLAIN : Encoding::DELTA_BINARY_PACKED;
+      const Encoding fallback_text = version == 1 ? Encoding::PLAIN : Encoding::DELTA_BYTE_ARRAY;
+      if (std::string(codec) != "uncompressed") {
+        // Keys: two pages of indices, the other 18 in the fallback.
+        EXPECT_EQ(data_page_encodings(*file, 0), (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 2}, {fallback_int, 18}}));
+      }
+      EXPECT_EQ(data_page_encodings(*file, 1), (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 20}}));
+      EXPECT_EQ(data_page_encodings(*file, 2), (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 2}, {fallback_text, 18}}));
+
+      // Kept until the limits when asked for, globally or by column.
+      o.weigh_dictionary = false;
+      const Buffer kept = write_to_memory(s, {b}, o);
+      EXPECT_LT(weighed.size(), kept.size());
+      auto kept_file = open_bytes(kept);
+      EXPECT_EQ(rows_of(*kept_file), rows_of(b));
+      for (size_t c = 0; c < 3; ++c)
+        EXPECT_EQ(data_page_encodings(*kept_file, c), (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 20}})) << c;
+      o.weigh_dictionary = true;
+      o.columns["key"].encoding = Encoding::RLE_DICTIONARY;
+      auto by_name = open_bytes(write_to_memory(s, {b}, o));
+      EXPECT_EQ(data_page_encodings(*by_name, 0), (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 20}}));
+      EXPECT_EQ(data_page_encodings(*by_name, 2), data_page_encodings(*file, 2));
     }
   }
 }

@@ -137,6 +137,7 @@ inline WriteOptions geo_write_options(bool dictionary) {
   options.row_group_rows = 100;
   options.page_rows = 25;
   options.dictionary = dictionary;
+  options.weigh_dictionary = false;  // dictionaries of distinct shapes, for dictionary pruning
   return options;
 }
 

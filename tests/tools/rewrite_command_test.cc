@@ -41,7 +41,8 @@ class RewriteCommand : public ::testing::Test {
 TEST_F(RewriteCommand, EveryGoldenFileSurvivesSeveralOptionSets) {
   const std::vector<std::vector<std::string>> option_sets = {
       {},
-      {"--codec", "zstd:5", "--page-version", "2", "--page-rows", "3", "--dictionary-entries", "2"},
+      {"--codec", "zstd:5", "--page-version", "2", "--page-rows", "3", "--dictionary-entries", "2", "--dictionary",
+       "always"},
       {"--codec", "lz4", "--dictionary", "off", "--page-bytes", "64", "--row-group-rows", "5", "--page-index", "off"},
   };
   std::ifstream index(golden_dir() / "INDEX.tsv");

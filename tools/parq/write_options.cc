@@ -74,7 +74,10 @@ WriteOptions parse_write_options(const Args& args) {
     if (*v != "1" && *v != "2") throw UsageError("--page-version takes 1 or 2, not '" + *v + "'");
     o.page_version = *v == "2" ? 2 : 1;
   }
-  if (auto v = args.value("dictionary")) o.dictionary = parse_switch("dictionary", *v);
+  if (auto v = args.value("dictionary")) {
+    o.dictionary = *v == "always" || parse_switch("dictionary", *v);
+    o.weigh_dictionary = *v != "always";
+  }
   if (auto v = args.value("row-group-rows")) o.row_group_rows = std::max<int64_t>(1, parse_count("row-group-rows", *v));
   if (auto v = args.value("row-group-bytes"))
     o.row_group_bytes = std::max<int64_t>(1, parse_count("row-group-bytes", *v));
