@@ -14,13 +14,9 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <condition_variable>
-#include <exception>
 #include <functional>
-#include <mutex>
 #include <set>
 #include <type_traits>
-#include <utility>
 
 #include "../column/column_writer.h"
 #include "../record/shredder.h"
@@ -245,7 +241,6 @@ class FileWriter::Impl {
     check_usable();
     int64_t at = 0;
     guarded([&] {
-      wait_for_write();
       at = static_cast<int64_t>(out_->position());
       out_->write(bytes.data(), bytes.size());
     });
@@ -256,7 +251,6 @@ class FileWriter::Impl {
                         const std::function<void(size_t column, io::OutputStream& out)>& write_chunk) {
     check_usable();
     guarded([&] {
-      wait_for_write();
       if (encryptor_)
         throw Error(out_->name() + ": row groups cannot be copied into an encrypted file", ErrorKind::kUnsupported);
       if (chunks.size() != columns_.size())
@@ -328,7 +322,6 @@ class FileWriter::Impl {
     check_usable();
     guarded([&] {
       end_row_group(/*may_checkpoint=*/false);
-      wait_for_write();
       write_extras();
       std::string footer;
       append_footer(footer);
@@ -343,7 +336,7 @@ class FileWriter::Impl {
   const format::FileMetaData& metadata() const { return metadata_; }
   size_t peak_buffered_bytes() const { return peak_buffered_; }
   size_t buffered_bytes() const {
-    size_t n = write_.bytes;  // a row group still being written out
+    size_t n = 0;
     for (const auto& c : columns_) n += c->buffered_bytes();
     return n;
   }
@@ -451,17 +444,16 @@ class FileWriter::Impl {
     } else {
       for (size_t i = 0; i < columns_.size(); ++i) finish(i);
     }
-    // The row group before is written out by now, and its buffers go back
-    // to the column writers, whose chunks finish() has just emptied.
-    wait_for_write();
     format::RowGroup group;
     group.num_rows = group_rows_;
-    int64_t start = static_cast<int64_t>(out_->position());
-    group.file_offset = start;
+    group.file_offset = static_cast<int64_t>(out_->position());
     group.ordinal = static_cast<int16_t>(std::min<size_t>(metadata_.row_groups.size(), INT16_MAX));
     int64_t compressed = 0;
     for (size_t i = 0; i < chunks.size(); ++i) {
       ColumnChunkPages& chunk = chunks[i];
+      const int64_t start = static_cast<int64_t>(out_->position());
+      out_->write(chunk.dictionary_page.span());
+      out_->write(chunk.data_pages.span());
       format::ColumnChunk cc;
       cc.file_offset = start;
       cc.meta_data = std::move(chunk.metadata);
@@ -477,59 +469,13 @@ class FileWriter::Impl {
       if (chunk.column_index || chunk.offset_index || !chunk.bloom_filter.empty())
         extras_.push_back({metadata_.row_groups.size(), i, std::move(chunk.column_index), std::move(chunk.offset_index),
                            std::move(chunk.bloom_filter)});
-      start += chunk.size();
-    }
-    // With threads, a worker writes the pages out while the next row group
-    // is encoded (the copy into the page cache is otherwise time that both
-    // threads wait for); checkpoints sync what is written, so with them
-    // the pages are written in line.
-    write_.chunks = std::move(chunks);
-    write_.bytes = static_cast<size_t>(start - *group.file_offset);
-    if (pool_ && !options_.checkpoint) {
-      write_.done = false;
-      pool_->post([this] { write_pending(); });
-    } else {
-      write_pending();
-      wait_for_write();
+      columns_[i]->recycle(std::move(chunk));
     }
     group.total_compressed_size = compressed;
     metadata_.num_rows += group_rows_;
     metadata_.row_groups.push_back(std::move(group));
     group_rows_ = 0;
     if (options_.checkpoint && may_checkpoint) maybe_checkpoint();
-  }
-
-  // The pages of the row group end_row_group left in write_, in order.
-  // Runs on a worker (or in line); an error waits for wait_for_write.
-  void write_pending() {
-    std::exception_ptr error;
-    try {
-      for (const ColumnChunkPages& chunk : write_.chunks) {
-        out_->write(chunk.dictionary_page.span());
-        out_->write(chunk.data_pages.span());
-      }
-    } catch (...) {
-      error = std::current_exception();
-    }
-    std::lock_guard lock(write_.mutex);
-    write_.error = error;
-    write_.done = true;
-    write_.written.notify_all();
-  }
-
-  // Waits until the pending row group is written, hands its buffers back
-  // to the column writers and rethrows what its write threw.
-  void wait_for_write() {
-    {
-      std::unique_lock lock(write_.mutex);
-      write_.written.wait(lock, [&] { return write_.done; });
-    }
-    if (write_.chunks.empty()) return;
-    std::vector<ColumnChunkPages> chunks = std::move(write_.chunks);
-    write_.chunks.clear();
-    write_.bytes = 0;
-    if (std::exception_ptr error = std::exchange(write_.error, nullptr)) std::rethrow_exception(error);
-    for (size_t i = 0; i < chunks.size(); ++i) columns_[i]->recycle(std::move(chunks[i]));
   }
 
   // A copied chunk's metadata, its bytes now at `start`: offsets into the
@@ -664,20 +610,10 @@ class FileWriter::Impl {
   bool has_shredded_variants_ = false;
   RecordBatch adapted_;  // write()'s batch with its VARIANT columns shredded
   std::vector<std::unique_ptr<ColumnWriter>> columns_;
-  // The row group being written out (end_row_group); declared before the
-  // pool, whose destruction finishes a write still running.
-  struct PendingWrite {
-    std::vector<ColumnChunkPages> chunks;
-    std::mutex mutex;
-    std::condition_variable written;
-    size_t bytes = 0;  // of the pages, for buffered_bytes()
-    bool done = true;
-    std::exception_ptr error;
-  } write_;
   std::unique_ptr<ThreadPool> pool_;
   std::vector<std::vector<ShreddedLeaf>> leaves_;  // per field, reused across slices
-  std::vector<size_t> field_order_;     // fields by their last slice's time, longest first
-  std::vector<double> field_seconds_;  // each field's last slice, seconds
+  std::vector<size_t> field_order_;                // fields by their last slice's time, longest first
+  std::vector<double> field_seconds_;              // each field's last slice, seconds
   format::FileMetaData metadata_;
   std::vector<ChunkExtras> extras_;
   int64_t group_rows_ = 0;

@@ -394,10 +394,12 @@ TEST(FileWriter, DictionaryIsWeighedAgainstTheFallbackOnTheSecondPage) {
       const Encoding fallback_text = version == 1 ? Encoding::PLAIN : Encoding::DELTA_BYTE_ARRAY;
       if (std::string(codec) != "uncompressed") {
         // Keys: two pages of indices, the other 18 in the fallback.
-        EXPECT_EQ(data_page_encodings(*file, 0), (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 2}, {fallback_int, 18}}));
+        EXPECT_EQ(data_page_encodings(*file, 0),
+                  (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 2}, {fallback_int, 18}}));
       }
       EXPECT_EQ(data_page_encodings(*file, 1), (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 20}}));
-      EXPECT_EQ(data_page_encodings(*file, 2), (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 2}, {fallback_text, 18}}));
+      EXPECT_EQ(data_page_encodings(*file, 2),
+                (std::map<Encoding, int>{{Encoding::RLE_DICTIONARY, 2}, {fallback_text, 18}}));
 
       // Kept until the limits when asked for, globally or by column.
       o.weigh_dictionary = false;

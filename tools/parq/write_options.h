@@ -15,10 +15,10 @@
   "  --codec NAME[:LEVEL]     uncompressed, snappy (default), gzip, brotli, zstd, lz4,\n" \
   "                           lz4_raw, lzo; e.g. zstd:9\n"                                \
   "  --page-version 1|2       data page version (1 by default)\n"                         \
-  "  --dictionary on|off|always  dictionary encoding first (on by default): on\n"       \
-  "                           drops a chunk's dictionary after its first page when\n"    \
-  "                           the fallback compresses clearly smaller; always keeps\n"   \
-  "                           it until the limits below\n"                               \
+  "  --dictionary on|off|always  dictionary encoding first (on by default): on\n"         \
+  "                           drops a chunk's dictionary after its first page when\n"     \
+  "                           the fallback compresses clearly smaller; always keeps\n"    \
+  "                           it until the limits below\n"                                \
   "  --dictionary-bytes N     dictionary page limit, after which a column chunk\n"        \
   "                           falls back to its other encoding (1048576)\n"               \
   "  --dictionary-entries N   the same limit in entries (no limit)\n"                     \
