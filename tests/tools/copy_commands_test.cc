@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "parq/column/page_reader.h"
 #include "parq/file/file_reader.h"
@@ -126,6 +127,24 @@ TEST_F(CopyCommands, SplitByRowGroupsCopiesThem) {
   }
   EXPECT_EQ(parquet_files(out).size(), pieces);
   EXPECT_EQ(rows, rows_at(in_));
+}
+
+TEST_F(CopyCommands, SplitRemovesPiecesOfAnEarlierLongerSplit) {
+  const std::string out = dir_ / "pieces";
+  ASSERT_EQ(run_tool({"split", in_, out, "--row-groups", "1"}).exit_code, 0);
+  const size_t many = parquet_files(out).size();
+  ASSERT_GT(many, 2u);
+  // Files of other names stay, and so does a name that only looks like a piece's.
+  for (const char* other : {"notes.txt", "part-1.parquet", "part-0000x.parquet"})
+    std::ofstream(fs::path(out) / other) << "x";
+  const CommandResult r = run_tool({"split", in_, out, "--row-groups", "1000000"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("removed " + std::to_string(many - 1) + " pieces of an earlier split from " + out));
+  EXPECT_TRUE(fs::exists(fs::path(out) / "part-00000.parquet"));
+  EXPECT_FALSE(fs::exists(fs::path(out) / "part-00001.parquet"));
+  for (const char* other : {"notes.txt", "part-1.parquet", "part-0000x.parquet"})
+    EXPECT_TRUE(fs::exists(fs::path(out) / other)) << other;
+  EXPECT_EQ(rows_at((fs::path(out) / "part-00000.parquet").string()), rows_at(in_));
 }
 
 TEST_F(CopyCommands, SplitByRowsAndBytesGivesTheRowsInOrder) {

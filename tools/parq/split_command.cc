@@ -2,7 +2,10 @@
 // groups, whole row groups copied byte for byte (file/row_group_copy.h).
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "args.h"
 #include "command.h"
@@ -16,6 +19,33 @@ std::string piece_name(size_t piece) {
   char name[48];
   std::snprintf(name, sizeof name, "part-%05zu.parquet", piece);
   return name;
+}
+
+// Whether `name` is a piece's name ("part-" digits ".parquet") and which.
+std::optional<size_t> piece_number(const std::string& name) {
+  constexpr std::string_view kPrefix = "part-", kSuffix = ".parquet";
+  if (name.size() <= kPrefix.size() + kSuffix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0 ||
+      name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+    return std::nullopt;
+  const std::string digits = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  if (digits.size() < 5 || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return static_cast<size_t>(std::stoull(digits));
+}
+
+// Pieces of an earlier split into more pieces, left in OUTDIR beside this
+// split's: read as one dataset with them, the folder would hold rows twice.
+// Removed once every new piece is written, so that a failed split leaves
+// the folder as it was apart from the pieces it replaced.
+size_t remove_stale_pieces(const std::filesystem::path& dir, size_t pieces) {
+  std::vector<std::filesystem::path> stale;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    const std::optional<size_t> n = piece_number(entry.path().filename().string());
+    if (n && *n >= pieces && piece_name(*n) == entry.path().filename().string()) stale.push_back(entry.path());
+  }
+  for (const auto& path : stale) std::filesystem::remove(path);
+  return stale.size();
 }
 
 int run_split(const std::vector<std::string>& argv) {
@@ -51,6 +81,9 @@ int run_split(const std::vector<std::string>& argv) {
     std::printf("%s: %lld rows in %zu row groups\n", out.c_str(), static_cast<long long>(writer->num_rows()),
                 writer->metadata().row_groups.size());
   }
+  if (const size_t removed = remove_stale_pieces(paths[1], pieces.size()))
+    std::printf("removed %zu piece%s of an earlier split from %s\n", removed, removed == 1 ? "" : "s",
+                paths[1].c_str());
   return 0;
 }
 
@@ -62,8 +95,10 @@ const Command kSplitCommand = {
     "usage: parq split IN OUTDIR (--rows N | --bytes N | --row-groups N)\n"
     "\n"
     "Writes IN's rows, in order, to OUTDIR/part-00000.parquet, part-00001...\n"
-    "(OUTDIR is created; pieces of the same names are replaced), one line per\n"
-    "piece saying what it holds:\n"
+    "(OUTDIR is created; pieces of the same names are replaced, and pieces of\n"
+    "an earlier split beyond this one's last are removed once this one is\n"
+    "written, so that OUTDIR reads as IN), one line per piece saying what it\n"
+    "holds:\n"
     "  --rows N        N rows a piece (the last may have fewer)\n"
     "  --bytes N       about N stored bytes a piece: whole row groups while they\n"
     "                  fit, a larger row group cut into equal runs of rows\n"
