@@ -31,7 +31,7 @@ case "$target" in
     mkdir -p "$work/encrypted-seeds"
     cp "$root"/../shared/parquet-testing/data/*.encrypted "$work/encrypted-seeds/"
     seeds=("$work/encrypted-seeds" "$root/../shared/parquet-testing/data/aes256") ;;
-  file_read_fuzz | verify_fuzz) seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data" "$root/../shared/parquet-testing/shredded_variant") ;;
+  file_read_fuzz | verify_fuzz | row_group_copy_fuzz) seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data" "$root/../shared/parquet-testing/shredded_variant") ;;
 esac
 [ -d "fuzz/corpus/$target" ] && seeds+=("fuzz/corpus/$target")
 

@@ -60,7 +60,7 @@ for f in build-fuzz/fuzz/*_fuzz; do
   case "$(basename "$f")" in
     footer_fuzz) target_seeds=("$seeds") ;;
     encrypted_read_fuzz) target_seeds=("$root/../shared/parquet-testing/data/aes256" "$(encrypted_seeds)") ;;
-    file_read_fuzz | verify_fuzz) target_seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data" "$root/../shared/parquet-testing/shredded_variant") ;;
+    file_read_fuzz | verify_fuzz | row_group_copy_fuzz) target_seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data" "$root/../shared/parquet-testing/shredded_variant") ;;
   esac
   # A target's saved corpus (what earlier campaigns learned) is replayed too.
   if [ -d "fuzz/corpus/$(basename "$f")" ]; then target_seeds+=("fuzz/corpus/$(basename "$f")"); fi
