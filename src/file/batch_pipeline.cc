@@ -98,6 +98,9 @@ struct BatchPipeline::Batch {
 BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_(std::move(config)), judge_(judge) {
   if (!judge_) config_.early.assign(config_.leaves.size(), true);
   for (bool e : config_.early) has_late_ |= !e;
+  slot_order_.resize(config_.leaves.size());
+  for (size_t s = 0; s < slot_order_.size(); ++s) slot_order_[s] = s;
+  slot_seconds_.assign(config_.leaves.size(), 0.0);
   const auto& input = config_.file->input();
   resident_ = input.memory_resident();
   if (config_.threads > 1) {
@@ -268,7 +271,8 @@ BatchPipeline::Task BatchPipeline::pick() {
       t.batch = &b;
       return t;
     }
-    for (size_t s = 0; s < b.lanes.size() && t.count < max_pair_; ++s) {
+    for (size_t k = 0; k < b.lanes.size() && t.count < max_pair_; ++k) {
+      const size_t s = slot_order_[k];
       if (b.lanes[s] != Lane::kPending || !lane_ready(b, s)) continue;
       if (!config_.early[s]) {
         if (g.late != Group::Late::kReady) {
@@ -302,6 +306,7 @@ bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 &&
 
 void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   lock.unlock();
+  const auto start = std::chrono::steady_clock::now();
   std::exception_ptr error;
   std::optional<Error> full;
   try {
@@ -338,11 +343,27 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   } else if (error) {
     if (!error_) error_ = error;
   } else {
+    if (task.kind == Task::Kind::kRead && pool_) note_lane_time(task, start);
     finish(task);
   }
   if (restart_ && running_ == 0 && !error_) restart();
   changed_.notify_all();
   wake();
+}
+
+// Under the lock: the task's lanes took their share of its time; the slot
+// order follows (a few slots, kept sorted by insertion).
+void BatchPipeline::note_lane_time(const Task& task, std::chrono::steady_clock::time_point start) {
+  const double rows = static_cast<double>(std::max<int64_t>(1, task.batch->data.rows));
+  const double per_lane = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+                          static_cast<double>(task.count) / rows;
+  for (size_t k = 0; k < task.count; ++k) {
+    double& mean = slot_seconds_[task.slots[k]];
+    mean = mean == 0 ? per_lane : 0.75 * mean + 0.25 * per_lane;
+  }
+  for (size_t i = 1; i < slot_order_.size(); ++i)
+    for (size_t j = i; j > 0 && slot_seconds_[slot_order_[j]] > slot_seconds_[slot_order_[j - 1]]; --j)
+      std::swap(slot_order_[j], slot_order_[j - 1]);
 }
 
 // The first batches of a row group: at most batch_rows, fewer when its

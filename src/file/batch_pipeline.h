@@ -11,6 +11,7 @@
 // batch of the row group keeps a row.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -148,6 +149,7 @@ class BatchPipeline {
   void finish(const Task& task);
   void close_front_groups();
   void restart();
+  void note_lane_time(const Task& task, std::chrono::steady_clock::time_point start);
   void wake();
   void drive();
   bool complete(const Batch& b) const;
@@ -177,6 +179,13 @@ class BatchPipeline {
   int64_t late_needed_ = 0, late_unneeded_ = 0;
   size_t max_window_ = 1;
   size_t max_pair_ = 2;  // lanes per read task
+  // Slots by what their lanes took lately, longest first: pick() hands out
+  // the costliest ready lanes first, since each slot's lanes of a row group
+  // run one after another and the longest such chain bounds the read (in
+  // schema order a long text column came last, and one thread was left
+  // with it at every batch's end).
+  std::vector<size_t> slot_order_;
+  std::vector<double> slot_seconds_;  // per slot: a running mean of its lanes' time per row
   std::unique_ptr<ThreadPool> pool_;
 
   mutable std::mutex mutex_;
