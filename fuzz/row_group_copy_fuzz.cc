@@ -30,10 +30,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       parq::copy_row_group(*file, g, *writer, copy);
       rows += meta.row_groups[g].num_rows;
     }
-    // A run of rows that starts and ends inside row groups, when the file
-    // claims few enough rows to read them.
-    if (meta.num_rows > 1 && meta.num_rows <= 100000) {
-      const parq::RowRange run{meta.num_rows / 3, meta.num_rows - meta.num_rows / 3};
+    // A run of rows that starts and ends inside row groups, when they hold
+    // few enough rows to read them; the run is of the row groups' rows,
+    // which need not be the footer's count.
+    int64_t total = 0;
+    for (const auto& g : meta.row_groups) total += std::max<int64_t>(0, g.num_rows);
+    if (total > 1 && total <= 100000) {
+      const parq::RowRange run{total / 3, total - total / 3};
       parq::copy_rows(*file, run, *writer, copy);
       rows += run.size();
     }

@@ -215,8 +215,23 @@ void copy_row_group(const FileReader& file, size_t row_group, FileWriter& writer
 }
 
 void copy_rows(const FileReader& file, RowRange rows, FileWriter& writer, const RowGroupCopyOptions& options) {
-  int64_t group_begin = 0;
   const auto& groups = file.metadata().row_groups;
+  // The rows are the row groups' (the footer's num_rows is not trusted to
+  // agree with them): a run past them is the caller's error, not rows
+  // silently left out.
+  int64_t total = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].num_rows < 0)
+      throw Error(
+          file.name() + ": row group " + std::to_string(g) + " claims " + std::to_string(groups[g].num_rows) + " rows",
+          ErrorKind::kCorrupt);
+    total += groups[g].num_rows;
+  }
+  if (rows.begin < 0 || rows.end < rows.begin || rows.end > total)
+    throw Error(file.name() + ": rows " + std::to_string(rows.begin) + " to " + std::to_string(rows.end) +
+                    " are not within its row groups' " + std::to_string(total) + " rows",
+                ErrorKind::kInvalidArgument);
+  int64_t group_begin = 0;
   for (size_t g = 0; g < groups.size() && group_begin < rows.end; ++g) {
     const int64_t group_end = group_begin + groups[g].num_rows;
     const RowRange part{std::max(rows.begin, group_begin), std::min(rows.end, group_end)};
@@ -229,7 +244,18 @@ void copy_rows(const FileReader& file, RowRange rows, FileWriter& writer, const 
       read.has_row_selection = true;
       auto source = read_batches(file, read);
       RecordBatch batch;
-      while (source->next(batch)) writer.write(batch);
+      int64_t got = 0;
+      while (source->next(batch)) {
+        writer.write(batch);
+        got += batch.num_rows;
+      }
+      // The reader reads what short column chunks hold and counts the
+      // rest as missing; a copy that leaves rows out is not a copy.
+      if (got != part.size())
+        throw Error(file.name() + ": row group " + std::to_string(g) + " gave " + std::to_string(got) + " of rows " +
+                        std::to_string(part.begin) + " to " + std::to_string(part.end) +
+                        " (its column chunks hold fewer rows than it claims)",
+                    ErrorKind::kCorrupt);
     }
     group_begin = group_end;
   }

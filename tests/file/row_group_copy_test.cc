@@ -20,6 +20,7 @@
 #include "parq/file/page_index.h"
 #include "parq/file/recover.h"
 #include "parq/filter/expression.h"
+#include "parq/io/output.h"
 #include "parq/schema/field.h"
 #include "rows_text.h"
 #include "test_paths.h"
@@ -354,6 +355,25 @@ TEST_F(RowGroupCopy, CopiedRowsMixCopiesAndReencodedRows) {
   auto o = FileReader::open(out);
   ASSERT_EQ(o->metadata().row_groups.size(), 3u);
   for (size_t c = 0; c < a->schema().num_columns(); ++c) EXPECT_EQ(chunk_bytes(*a, 1, c), chunk_bytes(*o, 1, c)) << c;
+}
+
+TEST_F(RowGroupCopy, CopiedRowsMustLieWithinTheRowGroups) {
+  // row_group_copy_fuzz found a run of rows past the row groups (a footer
+  // claiming more rows than they hold) copied as nothing, silently.
+  auto a = FileReader::open(dict_v1_);
+  int64_t total = 0;
+  for (const auto& g : a->metadata().row_groups) total += g.num_rows;
+  auto writer = FileWriter::open(std::make_unique<io::BufferOutput>(), a->schema(), copy_write_options(*a));
+  for (const RowRange rows : {RowRange{total / 2, total + 1}, RowRange{-1, 3}, RowRange{5, 4}}) {
+    try {
+      copy_rows(*a, rows, *writer);
+      ADD_FAILURE() << rows.begin << " " << rows.end;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
+      EXPECT_THAT(e.what(), HasSubstr("are not within its row groups' " + std::to_string(total) + " rows"));
+    }
+  }
+  EXPECT_EQ(writer->num_rows(), 0);
 }
 
 TEST_F(RowGroupCopy, CopiedRowGroupsAreCheckpointed) {

@@ -61,7 +61,9 @@ void copy_row_group(const FileReader& file, size_t row_group, FileWriter& writer
 
 // Rows `rows` (file row indices) of `file` into `writer`: the row groups
 // wholly inside are copied as they are, the rows of the others re-encoded
-// (read as batches, written with the writer's options).
+// (read as batches, written with the writer's options). Throws parq::Error
+// when the run is not within the row groups' rows (kInvalidArgument) or a
+// row group claims negative rows (kCorrupt).
 void copy_rows(const FileReader& file, RowRange rows, FileWriter& writer, const RowGroupCopyOptions& options = {});
 
 // How to cut a file into pieces, as file row ranges in order: `rows` rows
