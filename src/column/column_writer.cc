@@ -583,7 +583,9 @@ std::optional<size_t> ColumnWriter::fallback_page_cost() {
     // its indices; such a page is the dictionary's case anyway.
     size_t total = 0;
     for (uint32_t i : indices) total += values_->byte_array_entry(i).size();
-    if (total > static_cast<size_t>(std::max<int64_t>(options_.page_bytes, 1)) * 4) return std::nullopt;
+    // Bounded too so that offsets stay within int32 whatever page_bytes is.
+    const size_t cap = std::min(static_cast<size_t>(std::max<int64_t>(options_.page_bytes, 1)) * 4, size_t{1} << 28);
+    if (total > cap) return std::nullopt;
     trial_offsets_.resize((n + 1) * sizeof(int32_t));
     int32_t* offsets = trial_offsets_.data_as<int32_t>();
     trial_values_.resize(total);
@@ -600,6 +602,7 @@ std::optional<size_t> ColumnWriter::fallback_page_cost() {
     dense.data = out;
   } else {
     const size_t width = trial_entries_.size() / entries;
+    if (n * width > (size_t{1} << 28)) return std::nullopt;
     trial_values_.resize(n * width);
     const uint8_t* from = trial_entries_.data();
     uint8_t* out = trial_values_.data();
