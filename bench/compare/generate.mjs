@@ -52,6 +52,7 @@ const pick = (kind, seed) => `${JSON.stringify(vocabulary[kind]).replaceAll('"',
 const sentence = ['adjective', 'noun', 'verb', 'adverb', 'preposition', 'adjective', 'noun', 'verb', 'adverb']
   .map((kind, k) => pick(kind, 20 + k)).join(` || ' ' || `);
 const lineitemText = lineitem.replace(/substr\(md5[^\n]*AS l_comment/, `substr(${sentence}, 1, (10 + hash(i, 14) % 34)::BIGINT) AS l_comment`);
+if (lineitemText === lineitem) throw new Error('generate.mjs: the text lineitem no longer replaces the comment column');
 
 const wide = `SELECT ${Array.from({ length: 200 }, (_, c) =>
   c % 2 ? `(hash(i, ${c}) % 1000000)::BIGINT AS c${c}` : `(hash(i, ${c}) % 1000000) / 7.0 AS c${c}`).join(', ')}

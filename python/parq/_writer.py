@@ -124,7 +124,7 @@ def writer_options(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
     ``codec`` (``"zstd"``, ``"zstd:9"``, ... or a dict of column to codec),
     ``compression_level``, ``page_version`` (1 or 2), ``dictionary`` (bool,
     ``"always"`` to keep dictionaries that the writer would otherwise drop
-    after a chunk's first page for a smaller fallback, or a list of the
+    after a chunk's second page for a smaller fallback, or a list of the
     columns to dictionary-encode), ``dictionary_bytes``, ``dictionary_entries``,
     ``encoding`` ({column: encoding}), ``fallback`` ({column: encoding}),
     ``row_group_rows``, ``row_group_bytes``, ``page_bytes``, ``page_rows``,

@@ -173,7 +173,6 @@ void ColumnWriter::reset_chunk() {
   if (chunk_stats_) chunk_stats_->reset();
   if (dictionary_) dictionary_->reset();
   values_ = dictionary_ ? dictionary_.get() : fallback_.get();
-  dictionary_used_ = false;
   dictionary_pages_ = 0;
   entries_before_ = entries_bytes_before_ = 0;
   if (options_.page_index) {
@@ -454,19 +453,13 @@ void ColumnWriter::flush_page() {
   values_->flush(body_);
   bool loses = false;
   if (fallback_cost) {
-    const size_t dictionary_cost =
-        sink_.compressed_size(body_.span().subspan(values_at)) +
-        sink_.compressed_size(trial_entries_.span().subspan(std::min(entries_bytes_before_, trial_entries_.size())));
+    const size_t dictionary_cost = sink_.compressed_size(body_.span().subspan(values_at)) +
+                                   sink_.compressed_size(trial_entries_.span().subspan(entries_bytes_before_));
     loses = *fallback_cost + *fallback_cost / 32 < dictionary_cost;
   }
-  if (values_->is_dictionary()) {
-    if (dictionary_pages_++ == 0 && options_.weigh_dictionary) {
-      entries_before_ = values_->dictionary_entries();
-      trial_entries_.clear();
-      values_->write_dictionary(trial_entries_);
-      entries_bytes_before_ = trial_entries_.size();
-    }
-    dictionary_used_ = true;
+  if (values_->is_dictionary() && dictionary_pages_++ == 0) {
+    entries_before_ = values_->dictionary_entries();
+    entries_bytes_before_ = values_->dictionary_bytes();
   }
 
   std::optional<format::Statistics> statistics;
@@ -639,7 +632,7 @@ ColumnChunkPages ColumnWriter::finish() {
   flush_page();
   ColumnChunkPages out = std::move(chunk_);
   const bool has_levels = column_.max_definition_level > 0 || column_.max_repetition_level > 0;
-  if (dictionary_used_) {
+  if (dictionary_pages_ > 0) {
     body_.clear();
     levels_.clear();
     dictionary_->write_dictionary(body_);
@@ -661,7 +654,7 @@ ColumnChunkPages ColumnWriter::finish() {
   m.total_uncompressed_size = chunk_uncompressed_;
   m.total_compressed_size = out.size();
   m.data_page_offset = static_cast<int64_t>(out.dictionary_page.size());
-  if (dictionary_used_) m.dictionary_page_offset = 0;
+  if (dictionary_pages_ > 0) m.dictionary_page_offset = 0;
   for (const auto& s : encoding_stats_)
     if (std::find(m.encodings.begin(), m.encodings.end(), s.encoding) == m.encodings.end())
       m.encodings.push_back(s.encoding);

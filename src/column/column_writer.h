@@ -107,8 +107,7 @@ class ColumnWriter {
   std::unique_ptr<ValueWriter> dictionary_;  // null without one (or for BOOLEAN)
   std::unique_ptr<ValueWriter> fallback_;
   ValueWriter* values_ = nullptr;  // the one in use
-  bool dictionary_used_ = false;   // some page of the chunk holds indices
-  int dictionary_pages_ = 0;       // of the chunk so far
+  int dictionary_pages_ = 0;       // pages of indices in the chunk so far
   // The dictionary after the chunk's first page: entries, PLAIN bytes.
   size_t entries_before_ = 0;
   size_t entries_bytes_before_ = 0;

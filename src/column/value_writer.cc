@@ -141,6 +141,7 @@ class DictionaryWriterBase : public ValueWriter {
   bool is_dictionary() const override { return true; }
   void drop_last(size_t n) override { dictionary_.drop_last_indices(n); }
   size_t dictionary_entries() const override { return dictionary_.num_entries(); }
+  size_t dictionary_bytes() const override { return dictionary_.dictionary_byte_size(); }
   std::span<const uint32_t> page_indices() const override { return dictionary_.buffered_indices(); }
   void write_dictionary(Buffer& out) const override { dictionary_.write_dictionary_page(out); }
   void reset() override { dictionary_.reset(); }

@@ -51,6 +51,8 @@ class ValueWriter {
   // fallback's first page); their dictionary entries stay.
   virtual void drop_last(size_t n) { (void)n; }
   virtual size_t dictionary_entries() const { return 0; }
+  // Bytes of the dictionary page write_dictionary would append now.
+  virtual size_t dictionary_bytes() const { return 0; }
   // The indices put into the current page, in order.
   virtual std::span<const uint32_t> page_indices() const { return {}; }
   // Entry i of a BYTE_ARRAY dictionary; empty for other writers.

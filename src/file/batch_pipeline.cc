@@ -98,9 +98,7 @@ struct BatchPipeline::Batch {
 BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_(std::move(config)), judge_(judge) {
   if (!judge_) config_.early.assign(config_.leaves.size(), true);
   for (bool e : config_.early) has_late_ |= !e;
-  slot_order_.resize(config_.leaves.size());
-  for (size_t s = 0; s < slot_order_.size(); ++s) slot_order_[s] = s;
-  slot_seconds_.assign(config_.leaves.size(), 0.0);
+  slot_order_ = CostOrder(config_.leaves.size());
   const auto& input = config_.file->input();
   resident_ = input.memory_resident();
   if (config_.threads > 1) {
@@ -351,19 +349,13 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   wake();
 }
 
-// Under the lock: the task's lanes took their share of its time; the slot
-// order follows (a few slots, kept sorted by insertion).
+// Under the lock: the task's lanes took their share of its time.
 void BatchPipeline::note_lane_time(const Task& task, std::chrono::steady_clock::time_point start) {
   const double rows = static_cast<double>(std::max<int64_t>(1, task.batch->data.rows));
   const double per_lane = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
                           static_cast<double>(task.count) / rows;
-  for (size_t k = 0; k < task.count; ++k) {
-    double& mean = slot_seconds_[task.slots[k]];
-    mean = mean == 0 ? per_lane : 0.75 * mean + 0.25 * per_lane;
-  }
-  for (size_t i = 1; i < slot_order_.size(); ++i)
-    for (size_t j = i; j > 0 && slot_seconds_[slot_order_[j]] > slot_seconds_[slot_order_[j - 1]]; --j)
-      std::swap(slot_order_[j], slot_order_[j - 1]);
+  for (size_t k = 0; k < task.count; ++k) slot_order_.note(task.slots[k], per_lane);
+  slot_order_.sort();
 }
 
 // The first batches of a row group: at most batch_rows, fewer when its

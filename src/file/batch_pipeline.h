@@ -28,6 +28,7 @@
 #include "../column/leaf_reader.h"
 #include "../fetch/chunk_fetch.h"
 #include "../plan/planner.h"
+#include "../util/cost_order.h"
 #include "parq/error.h"
 #include "parq/file/file_reader.h"
 #include "parq/plan/read_plan.h"
@@ -179,13 +180,10 @@ class BatchPipeline {
   int64_t late_needed_ = 0, late_unneeded_ = 0;
   size_t max_window_ = 1;
   size_t max_pair_ = 2;  // lanes per read task
-  // Slots by what their lanes took lately, longest first: pick() hands out
-  // the costliest ready lanes first, since each slot's lanes of a row group
-  // run one after another and the longest such chain bounds the read (in
-  // schema order a long text column came last, and one thread was left
-  // with it at every batch's end).
-  std::vector<size_t> slot_order_;
-  std::vector<double> slot_seconds_;  // per slot: a running mean of its lanes' time per row
+  // Slots by their lanes' time per row lately: pick() hands out the
+  // costliest ready lanes first, since each slot's lanes of a row group run
+  // one after another and the longest such chain bounds the read.
+  CostOrder slot_order_;
   std::unique_ptr<ThreadPool> pool_;
 
   mutable std::mutex mutex_;

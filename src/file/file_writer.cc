@@ -20,6 +20,7 @@
 
 #include "../column/column_writer.h"
 #include "../record/shredder.h"
+#include "../util/cost_order.h"
 #include "parq/crypto/file_crypto.h"
 #include "parq/error.h"
 #include "parq/file/checkpoint.h"
@@ -162,6 +163,7 @@ class FileWriter::Impl {
     }
     if (options_.threads > 1) pool_ = std::make_unique<ThreadPool>(options_.threads);
     leaves_.resize(shredder_.num_fields());
+    field_order_ = CostOrder(shredder_.num_fields());
     metadata_.version = options_.page_version == 2 ? 2 : 1;
     metadata_.schema = schema_.elements();
     metadata_.created_by = options_.created_by.empty() ? default_created_by() : options_.created_by;
@@ -371,25 +373,17 @@ class FileWriter::Impl {
     for (const ShreddedLeaf& leaf : leaves) columns_[static_cast<size_t>(leaf.column)]->write(leaf);
   }
 
-  // Threads take fields longest first, by each one's time on the slice
-  // before: in schema order, one long column (text) left for last runs
-  // alone while the other thread waits at the slice's end.
+  // Threads take fields costliest first (CostOrder), by their time on the
+  // slices before.
   void write_slice(const RecordBatch& batch, int64_t begin, int64_t end) {
     if (pool_) {
-      const size_t n = shredder_.num_fields();
-      if (field_order_.size() != n) {
-        field_order_.resize(n);
-        field_seconds_.assign(n, 0.0);
-        for (size_t f = 0; f < n; ++f) field_order_[f] = f;
-      }
-      pool_->parallel_for(n, [&](size_t i) {
+      pool_->parallel_for(field_order_.size(), [&](size_t i) {
         const size_t f = field_order_[i];
         const auto start = std::chrono::steady_clock::now();
         write_field(batch, f, begin, end);
-        field_seconds_[f] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        field_order_.note(f, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       });
-      std::stable_sort(field_order_.begin(), field_order_.end(),
-                       [&](size_t a, size_t b) { return field_seconds_[a] > field_seconds_[b]; });
+      field_order_.sort();
     } else {
       for (size_t f = 0; f < shredder_.num_fields(); ++f) write_field(batch, f, begin, end);
     }
@@ -612,8 +606,7 @@ class FileWriter::Impl {
   std::vector<std::unique_ptr<ColumnWriter>> columns_;
   std::unique_ptr<ThreadPool> pool_;
   std::vector<std::vector<ShreddedLeaf>> leaves_;  // per field, reused across slices
-  std::vector<size_t> field_order_;                // fields by their last slice's time, longest first
-  std::vector<double> field_seconds_;              // each field's last slice, seconds
+  CostOrder field_order_;                          // of the fields, for threads
   format::FileMetaData metadata_;
   std::vector<ChunkExtras> extras_;
   int64_t group_rows_ = 0;

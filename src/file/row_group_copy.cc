@@ -219,14 +219,8 @@ void copy_rows(const FileReader& file, RowRange rows, FileWriter& writer, const 
   // The rows are the row groups' (the footer's num_rows is not trusted to
   // agree with them): a run past them is the caller's error, not rows
   // silently left out.
-  int64_t total = 0;
-  for (size_t g = 0; g < groups.size(); ++g) {
-    if (groups[g].num_rows < 0)
-      throw Error(
-          file.name() + ": row group " + std::to_string(g) + " claims " + std::to_string(groups[g].num_rows) + " rows",
-          ErrorKind::kCorrupt);
-    total += groups[g].num_rows;
-  }
+  int64_t total = 0;  // FileReader::open refuses negative counts
+  for (const format::RowGroup& group : groups) total += group.num_rows;
   if (rows.begin < 0 || rows.end < rows.begin || rows.end > total)
     throw Error(file.name() + ": rows " + std::to_string(rows.begin) + " to " + std::to_string(rows.end) +
                     " are not within its row groups' " + std::to_string(total) + " rows",

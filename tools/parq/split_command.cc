@@ -2,7 +2,6 @@
 // groups, whole row groups copied byte for byte (file/row_group_copy.h).
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,16 +20,15 @@ std::string piece_name(size_t piece) {
   return name;
 }
 
-// Whether `name` is a piece's name ("part-" digits ".parquet") and which.
-std::optional<size_t> piece_number(const std::string& name) {
-  constexpr std::string_view kPrefix = "part-", kSuffix = ".parquet";
-  if (name.size() <= kPrefix.size() + kSuffix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0 ||
-      name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
-    return std::nullopt;
-  const std::string digits = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
-  if (digits.size() < 5 || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  return static_cast<size_t>(std::stoull(digits));
+// Whether `name` is the name piece_name gives a piece numbered `pieces`
+// or more.
+bool names_a_later_piece(const std::string& name, size_t pieces) {
+  constexpr std::string_view kPrefix = "part-";
+  const size_t digits = name.find_first_not_of("0123456789", kPrefix.size());
+  if (name.compare(0, kPrefix.size(), kPrefix) != 0 || digits == kPrefix.size() || digits - kPrefix.size() > 18)
+    return false;
+  const auto n = static_cast<size_t>(std::stoull(name.substr(kPrefix.size(), digits - kPrefix.size())));
+  return n >= pieces && piece_name(n) == name;
 }
 
 // Pieces of an earlier split into more pieces, left in OUTDIR beside this
@@ -39,11 +37,9 @@ std::optional<size_t> piece_number(const std::string& name) {
 // the folder as it was apart from the pieces it replaced.
 size_t remove_stale_pieces(const std::filesystem::path& dir, size_t pieces) {
   std::vector<std::filesystem::path> stale;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (!entry.is_regular_file()) continue;
-    const std::optional<size_t> n = piece_number(entry.path().filename().string());
-    if (n && *n >= pieces && piece_name(*n) == entry.path().filename().string()) stale.push_back(entry.path());
-  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.is_regular_file() && names_a_later_piece(entry.path().filename().string(), pieces))
+      stale.push_back(entry.path());
   for (const auto& path : stale) std::filesystem::remove(path);
   return stale.size();
 }

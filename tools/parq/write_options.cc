@@ -10,10 +10,10 @@
 namespace parq::tool {
 namespace {
 
-bool parse_switch(const std::string& option, const std::string& v) {
+bool parse_switch(const std::string& option, const std::string& v, const char* takes = "on or off") {
   if (v == "on" || v == "true" || v == "1") return true;
   if (v == "off" || v == "false" || v == "0") return false;
-  throw UsageError("--" + option + " takes on or off, not '" + v + "'");
+  throw UsageError("--" + option + " takes " + takes + ", not '" + v + "'");
 }
 
 format::Encoding encoding_of(const std::string& text) {
@@ -75,8 +75,11 @@ WriteOptions parse_write_options(const Args& args) {
     o.page_version = *v == "2" ? 2 : 1;
   }
   if (auto v = args.value("dictionary")) {
-    o.dictionary = *v == "always" || parse_switch("dictionary", *v);
-    o.weigh_dictionary = *v != "always";
+    if (*v == "always") {
+      o.weigh_dictionary = false;
+    } else {
+      o.dictionary = parse_switch("dictionary", *v, "on, off or always");
+    }
   }
   if (auto v = args.value("row-group-rows")) o.row_group_rows = std::max<int64_t>(1, parse_count("row-group-rows", *v));
   if (auto v = args.value("row-group-bytes"))

@@ -74,12 +74,12 @@ struct WriteOptions {
   int page_version = 1;  // 1 or 2
   bool dictionary = true;
   encoding::DictionaryLimits dictionary_limits;
-  // Each chunk's first page of dictionary indices is weighed against the
-  // fallback encoding of the same values, both compressed, and the chunk
-  // falls back after it when the fallback is clearly smaller (keys, prices,
-  // sentences: many distinct values that compress well as they are). A
-  // page whose values repeat the dictionary's entries sixteen times or more
-  // is not weighed. false keeps every dictionary until its limits, as does
+  // Each chunk's second page of dictionary indices (with the entries it
+  // added) is weighed against the fallback encoding of the same values,
+  // both compressed, and the chunk falls back after it when the fallback is
+  // clearly smaller (keys, prices, sentences: many distinct values that
+  // compress well as they are). A page that adds fewer entries than a
+  // sixteenth of its values is not weighed. false keeps every dictionary until its limits, as does
   // a column whose encoding is set to a dictionary by name.
   bool weigh_dictionary = true;
   // A row group ends at whichever limit it reaches first; the byte limit

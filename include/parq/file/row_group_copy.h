@@ -63,7 +63,8 @@ void copy_row_group(const FileReader& file, size_t row_group, FileWriter& writer
 // wholly inside are copied as they are, the rows of the others re-encoded
 // (read as batches, written with the writer's options). Throws parq::Error
 // when the run is not within the row groups' rows (kInvalidArgument) or a
-// row group claims negative rows (kCorrupt).
+// re-encoded part comes out short (kCorrupt: its chunks hold fewer rows
+// than its row group claims).
 void copy_rows(const FileReader& file, RowRange rows, FileWriter& writer, const RowGroupCopyOptions& options = {});
 
 // How to cut a file into pieces, as file row ranges in order: `rows` rows
