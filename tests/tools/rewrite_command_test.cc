@@ -131,6 +131,8 @@ TEST_F(RewriteCommand, BadOptionsAreUsageErrors) {
     CommandResult r = run_tool(args);
     EXPECT_EQ(r.exit_code, 2) << extra[0] << ": " << r.err;
   }
+  const CommandResult dictionary = run_tool({"rewrite", in, out, "--dictionary", "maybe"});
+  EXPECT_THAT(dictionary.err, HasSubstr("--dictionary takes on, off or always, not 'maybe'"));
   for (const char* saving : {"abc", "2", "-0.5", "0.5x"}) {
     CommandResult r = run_tool({"rewrite", in, out, "--min-saving", saving});
     EXPECT_EQ(r.exit_code, 2) << saving << ": " << r.err;
