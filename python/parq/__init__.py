@@ -51,7 +51,7 @@ from ._reader import (
 )
 from ._crypto import Decryption, Encryption, InMemoryKms, rotate_master_keys
 from ._writer import ParquetWriter, write_table, writer_options
-from ._file_tools import concat, recover, verify
+from ._file_tools import concat, merge, recover, split, verify
 from ._dataset import Dataset, dataset, write_dataset
 from .splits import Split, plan_splits
 from ._filters import to_text as filter_to_text
@@ -97,6 +97,8 @@ __all__ = [
     "writer_options",
     "__version__",
     "concat",
+    "merge",
+    "split",
     "verify",
     "dataset",
     "write_dataset",

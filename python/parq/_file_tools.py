@@ -1,7 +1,8 @@
-"""File tools: recovery of a file cut short, verification of every page, and
-concatenation of files by copying their row groups as they are (the library's
-file/recover.h, file/verify.h and file/row_group_copy.h, as `parq recover`,
-`parq verify` and `parq concat` run them)."""
+"""File tools: recovery of a file cut short, verification of every page,
+concatenation and splitting of files by copying their row groups as they are,
+and merging by re-encoding (the library's file/recover.h, file/verify.h,
+file/row_group_copy.h and file/merge.h, as `parq recover`, `parq verify`,
+`parq concat`, `parq split` and `parq merge` run them)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import os
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from ._crypto import decryption_dict
-from ._parq import _concat, _recover, _verify
+from ._errors import InvalidArgumentError
+from ._parq import _concat, _merge, _recover, _split, _verify
+from ._writer import writer_options
 
 Where = Union[str, "os.PathLike[str]"]
 
@@ -53,3 +56,40 @@ def concat(inputs: Iterable[Where], out: Where) -> Dict[str, Any]:
     ``without_statistics`` (inputs by another writer than the first, whose chunk
     statistics were left out)."""
     return _concat([_path(i) for i in inputs], _path(out))
+
+
+def merge(inputs: Iterable[Where], out: Where, **options: Any) -> Dict[str, Any]:
+    """Writes the rows of ``inputs``, in order, to ``out`` (atomically; it may be
+    one of the inputs), re-encoded into new row groups with the writer options
+    of ``write_table`` as keywords (``row_group_rows=``, ``codec=``, ...). Unlike
+    ``concat``, inputs by any writer join, and the output takes this writer's
+    encodings. The schemas must match (the error names the first input that
+    differs and how). The output keeps the first input's key-value metadata
+    unless ``key_value_metadata`` is given. Returns ``rows`` and ``row_groups``."""
+    paths = [_path(i) for i in inputs]
+    return _merge(paths, _path(out), writer_options(options))
+
+
+def split(
+    source: Where,
+    outdir: Where,
+    *,
+    rows: Optional[int] = None,
+    bytes: Optional[int] = None,
+    row_groups: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Cuts ``source`` into pieces ``outdir/part-00000.parquet``, ... of ``rows``
+    rows, about ``bytes`` stored bytes or ``row_groups`` row groups each (give
+    exactly one). Row groups wholly inside a piece are copied byte for byte with
+    their statistics, page indexes and bloom filters; the rows of one cut by a
+    piece's edge are re-encoded. Each piece is written atomically; pieces of an
+    earlier split beyond this one's last are removed afterwards, so ``outdir``
+    reads as ``source``. Returns ``pieces`` (each a dict of ``path``, ``rows``,
+    ``row_groups``) and ``removed`` (stale pieces deleted)."""
+    given = {k: v for k, v in (("rows", rows), ("bytes", bytes), ("row_groups", row_groups)) if v is not None}
+    if len(given) != 1:
+        raise InvalidArgumentError("split: give exactly one of rows=, bytes=, row_groups=")
+    ((name, n),) = given.items()
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidArgumentError(f"split: {name} takes an int of at least 1, not {n!r}")
+    return _split(_path(source), _path(outdir), rows or 0, bytes or 0, row_groups or 0)

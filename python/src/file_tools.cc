@@ -1,6 +1,7 @@
 // The file tools of the module: recovery of a file cut short, verification
-// of every page, and concatenation of row groups as they are. Each releases
-// the GIL for the whole job and answers with plain dicts and lists.
+// of every page, concatenation and splitting by row groups as they are, and
+// merging by re-encoding. Each releases the GIL for the whole job and
+// answers with plain dicts and lists.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -9,9 +10,11 @@
 #include <vector>
 
 #include "common.h"
+#include "data.h"
 #include "encryption.h"
 #include "parq/file/file_reader.h"
 #include "parq/file/footer.h"
+#include "parq/file/merge.h"
 #include "parq/file/recover.h"
 #include "parq/file/row_group_copy.h"
 #include "parq/file/verify.h"
@@ -93,6 +96,44 @@ nb::dict concat(const std::vector<std::string>& inputs, const std::string& outpu
   return d;
 }
 
+nb::dict merge(const std::vector<std::string>& inputs, const std::string& output, const nb::dict& writer_options) {
+  WriteOptions options = write_options(writer_options);
+  MergeResult r;
+  {
+    nb::gil_scoped_release release;
+    r = merge_files(inputs, output, std::move(options));
+  }
+  nb::dict d;
+  d["rows"] = r.rows;
+  d["row_groups"] = r.row_groups;
+  return d;
+}
+
+nb::dict split(const std::string& input, const std::string& outdir, int64_t rows, int64_t bytes, int64_t row_groups) {
+  SplitOptions options;
+  options.rows = rows;
+  options.bytes = bytes;
+  if (row_groups < 0) throw Error("split: row_groups must be at least 1", ErrorKind::kInvalidArgument);
+  options.row_groups = static_cast<size_t>(row_groups);
+  SplitResult r;
+  {
+    nb::gil_scoped_release release;
+    r = split_file(input, outdir, options);
+  }
+  nb::list pieces;
+  for (const SplitPiece& p : r.pieces) {
+    nb::dict d;
+    d["path"] = p.path;
+    d["rows"] = p.rows;
+    d["row_groups"] = p.row_groups;
+    pieces.append(d);
+  }
+  nb::dict d;
+  d["pieces"] = pieces;
+  d["removed"] = r.removed;
+  return d;
+}
+
 }  // namespace
 
 void register_file_tools(nb::module_& m) {
@@ -102,6 +143,10 @@ void register_file_tools(nb::module_& m) {
         "Every problem of a file's pages and metadata (see parq.verify).");
   m.def("_concat", &concat, nb::arg("inputs"), nb::arg("output"),
         "Copies the row groups of files into one, as they are (see parq.concat).");
+  m.def("_merge", &merge, nb::arg("inputs"), nb::arg("output"), nb::arg("writer_options"),
+        "Writes the rows of files into one, re-encoded (see parq.merge).");
+  m.def("_split", &split, nb::arg("input"), nb::arg("outdir"), nb::arg("rows"), nb::arg("bytes"), nb::arg("row_groups"),
+        "Cuts a file into pieces by row groups as they are (see parq.split).");
 }
 
 }  // namespace parq::python

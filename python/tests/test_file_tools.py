@@ -1,4 +1,5 @@
-"""parq.recover, parq.verify, parq.concat and the writer's checkpoint option."""
+"""parq.recover, parq.verify, parq.concat, parq.merge, parq.split and the writer's
+checkpoint option."""
 
 from __future__ import annotations
 
@@ -83,3 +84,46 @@ def test_concat_copies_row_groups_in_order(tmp_path):
     with pytest.raises(parq.ParqError, match="other.parquet"):
         parq.concat([a, other], tmp_path / "no.parquet")
     assert not (tmp_path / "no.parquet").exists()
+
+
+def test_merge_re_encodes_into_new_row_groups(tmp_path):
+    a, b, out = tmp_path / "a.parquet", tmp_path / "b.parquet", tmp_path / "out.parquet"
+    pq.write_table(table(3000), a, row_group_size=700)  # another writer: merge, unlike concat, takes it
+    parq.write_table(table(2000), b, row_group_rows=1000, key_value_metadata={"from": "b"})
+    result = parq.merge([a, b], out, row_group_rows=2500, codec="zstd")
+    assert result == {"rows": 5000, "row_groups": 2}
+    back = pq.ParquetFile(out)
+    assert [back.metadata.row_group(i).num_rows for i in range(2)] == [2500, 2500]
+    assert back.metadata.row_group(0).column(0).compression == "ZSTD"
+    assert back.read().equals(pa.concat_tables([table(3000), table(2000)]))
+    # The first input's key-value metadata, unless the caller gives its own.
+    assert b"from" not in (back.metadata.metadata or {})
+    parq.merge([b, a], out, key_value_metadata={"k": "v"})
+    assert pq.ParquetFile(out).metadata.metadata[b"k"] == b"v"
+    other = tmp_path / "other.parquet"
+    parq.write_table(pa.table({"x": [1, 2]}), other)
+    with pytest.raises(parq.InvalidArgumentError, match="other.parquet cannot be merged"):
+        parq.merge([a, other], tmp_path / "no.parquet")
+    assert not (tmp_path / "no.parquet").exists()
+
+
+def test_split_cuts_by_rows_bytes_and_row_groups(tmp_path):
+    src = tmp_path / "src.parquet"
+    parq.write_table(table(5000), src, row_group_rows=1000)
+    by_rows = parq.split(src, tmp_path / "rows", rows=1500)
+    assert [p["rows"] for p in by_rows["pieces"]] == [1500, 1500, 1500, 500]
+    assert by_rows["removed"] == 0
+    read = [pq.read_table(p["path"]) for p in by_rows["pieces"]]
+    assert pa.concat_tables(read).equals(table(5000))
+    by_groups = parq.split(src, tmp_path / "rows", row_groups=2)
+    assert [(p["rows"], p["row_groups"]) for p in by_groups["pieces"]] == [(2000, 2), (2000, 2), (1000, 1)]
+    assert by_groups["removed"] == 1  # part-00003 of the split before
+    assert sorted(f.name for f in (tmp_path / "rows").iterdir()) == [f"part-0000{i}.parquet" for i in range(3)]
+    md = pq.ParquetFile(src).metadata
+    group_bytes = max(sum(md.row_group(g).column(c).total_compressed_size for c in range(2)) for g in range(5))
+    by_bytes = parq.split(src, tmp_path / "bytes", bytes=group_bytes * 5 // 2)
+    assert [p["rows"] for p in by_bytes["pieces"]] == [2000, 2000, 1000]  # whole row groups while they fit
+    for bad in ({}, {"rows": 1, "bytes": 1}, {"rows": 0}, {"row_groups": -1}, {"rows": True}):
+        with pytest.raises(parq.InvalidArgumentError, match="split"):
+            parq.split(src, tmp_path / "no", **bad)
+    assert not (tmp_path / "no").exists()

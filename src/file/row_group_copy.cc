@@ -2,6 +2,8 @@
 #include "parq/file/row_group_copy.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string_view>
 
 #include "parq/column/bloom_filter.h"
 #include "parq/column/page_reader.h"
@@ -63,9 +65,13 @@ std::string schema_difference(const std::vector<format::SchemaElement>& ours,
   const std::vector<std::string> paths = element_paths(theirs);
   for (size_t i = 0; i < std::min(ours.size(), theirs.size()); ++i) {
     // The root's name is no part of any column's path: writers name it as
-    // they like ("schema", "hive_schema", "spark_schema").
+    // they like ("schema", "hive_schema", "spark_schema"). Nor does its
+    // repetition mean anything: some writers give none, others REQUIRED.
     format::SchemaElement theirs_named = theirs[i];
-    if (i == 0) theirs_named.name = ours[i].name;
+    if (i == 0) {
+      theirs_named.name = ours[i].name;
+      theirs_named.repetition_type = ours[i].repetition_type;
+    }
     const std::string d = element_difference(ours[i], theirs_named);
     if (!d.empty())
       return "its schema differs at " + (i == 0 ? std::string("the root") : "'" + paths[i] + "'") + ": " + d;
@@ -362,6 +368,65 @@ ConcatResult concat_files(const std::vector<std::string>& inputs, const std::str
     }
   }
   writer->close();
+  return result;
+}
+
+namespace {
+
+// Whether `name` is the name split_piece_name gives a piece numbered
+// `pieces` or more.
+bool names_a_later_piece(const std::string& name, size_t pieces) {
+  constexpr std::string_view kPrefix = "part-";
+  const size_t digits = name.find_first_not_of("0123456789", kPrefix.size());
+  if (name.compare(0, kPrefix.size(), kPrefix) != 0 || digits == kPrefix.size() || digits - kPrefix.size() > 18)
+    return false;
+  const auto n = static_cast<size_t>(std::stoull(name.substr(kPrefix.size(), digits - kPrefix.size())));
+  return n >= pieces && split_piece_name(n) == name;
+}
+
+// Pieces of an earlier split into more pieces, left in `dir` beside this
+// split's: read as one dataset with them, the folder would hold rows twice.
+size_t remove_stale_pieces(const std::filesystem::path& dir, size_t pieces) {
+  std::vector<std::filesystem::path> stale;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.is_regular_file() && names_a_later_piece(entry.path().filename().string(), pieces))
+      stale.push_back(entry.path());
+  for (const auto& path : stale) std::filesystem::remove(path);
+  return stale.size();
+}
+
+}  // namespace
+
+std::string split_piece_name(size_t piece) {
+  char name[48];
+  std::snprintf(name, sizeof name, "part-%05zu.parquet", piece);
+  return name;
+}
+
+SplitResult split_file(const std::string& input, const std::filesystem::path& outdir, const SplitOptions& options) {
+  const int given = int{options.rows != 0} + int{options.bytes != 0} + int{options.row_groups != 0};
+  if (given != 1 || options.rows < 0 || options.bytes < 0)
+    throw Error("split: give one of rows, bytes or row groups a piece, at least 1", ErrorKind::kInvalidArgument);
+  auto in = FileReader::open(input, options.read);
+  check_copyable(*in);
+  const std::vector<RowRange> pieces = options.rows    ? pieces_by_rows(in->metadata(), options.rows)
+                                       : options.bytes ? pieces_by_bytes(in->metadata(), options.bytes)
+                                                       : pieces_by_row_groups(in->metadata(), options.row_groups);
+  SplitResult result;
+  if (pieces.empty()) return result;
+  std::filesystem::create_directories(outdir);
+  const WriteOptions write = copy_write_options(*in);
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    const std::string out = (outdir / split_piece_name(p)).string();
+    auto writer = FileWriter::open(out, in->schema(), write);
+    writer->set_column_orders(in->metadata().column_orders);
+    copy_rows(*in, pieces[p], *writer);
+    writer->close();
+    result.pieces.push_back({out, writer->num_rows(), writer->metadata().row_groups.size()});
+  }
+  // Only now: a failed split leaves the folder as it was, apart from the
+  // pieces it replaced.
+  result.removed = remove_stale_pieces(outdir, pieces.size());
   return result;
 }
 

@@ -2,8 +2,9 @@
 // read as their inputs' rows in order, their chunks are the inputs' bytes,
 // and their page indexes and bloom filters prune as the inputs' did;
 // mismatched, encrypted, truncated and corrupt inputs are refused by name
-// and leave no output; split pieces hold the rows they should; copied row
-// groups are checkpointed like written ones.
+// and leave no output; split pieces hold the rows they should, and merged
+// files their inputs' rows re-encoded; copied row groups are checkpointed
+// like written ones.
 #include "parq/file/row_group_copy.h"
 
 #include <gmock/gmock.h>
@@ -17,6 +18,7 @@
 #include "parq/file/batch_reader.h"
 #include "parq/file/bloom_filter_reader.h"
 #include "parq/file/checkpoint.h"
+#include "parq/file/merge.h"
 #include "parq/file/page_index.h"
 #include "parq/file/recover.h"
 #include "parq/filter/expression.h"
@@ -336,6 +338,51 @@ TEST_F(RowGroupCopy, PiecesCoverTheRows) {
   expect_cover(cut);
   EXPECT_GE(cut.size(), 3 * m.row_groups.size() - 1);
   EXPECT_THROW(pieces_by_rows(m, 0), Error);
+}
+
+TEST_F(RowGroupCopy, SplitPiecesReadAsTheFileAndReplaceALongerSplit) {
+  const fs::path out = dir_ / "pieces";
+  SplitOptions by_rows;
+  by_rows.rows = 1000;
+  const SplitResult many = split_file(dict_v1_, out, by_rows);
+  const int64_t rows = FileReader::open(dict_v1_)->metadata().num_rows;
+  ASSERT_EQ(many.pieces.size(), static_cast<size_t>((rows + 999) / 1000));
+  EXPECT_EQ(many.removed, 0u);
+  SplitOptions by_groups;
+  by_groups.row_groups = 2;
+  const SplitResult few = split_file(dict_v1_, out, by_groups);
+  ASSERT_LT(few.pieces.size(), many.pieces.size());
+  EXPECT_EQ(few.removed, many.pieces.size() - few.pieces.size());
+  EXPECT_EQ(files_in(out), few.pieces.size());
+  std::string joined;
+  for (size_t p = 0; p < few.pieces.size(); ++p) {
+    EXPECT_EQ(few.pieces[p].path, (out / split_piece_name(p)).string());
+    EXPECT_EQ(FileReader::open(few.pieces[p].path)->metadata().num_rows, few.pieces[p].rows);
+    joined += rows_of(few.pieces[p].path);
+  }
+  EXPECT_EQ(joined, rows_of(dict_v1_));
+  for (const SplitOptions& bad : {SplitOptions{}, SplitOptions{.rows = 1, .bytes = 1}, SplitOptions{.rows = -1}})
+    EXPECT_NE(error_of([&] { split_file(dict_v1_, dir_ / "none", bad); }).find("give one of"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "none"));
+}
+
+TEST_F(RowGroupCopy, MergeReencodesInputsOfEitherLayout) {
+  const std::string out = dir_ / "merged.parquet";
+  WriteOptions options;
+  options.row_group_rows = 4000;
+  const MergeResult r = merge_files({dict_v1_, plain_v2_}, out, options);
+  auto a = FileReader::open(dict_v1_);
+  EXPECT_EQ(r.rows, 2 * a->metadata().num_rows);
+  EXPECT_EQ(r.row_groups, static_cast<size_t>((r.rows + 3999) / 4000));
+  EXPECT_EQ(rows_of(out), rows_of(dict_v1_) + rows_of(plain_v2_));
+  const std::string other = dir_ / "other.parquet";
+  write_copy(corpus("int32_decimal.parquet"), other, {});
+  EXPECT_NE(error_of([&] {
+              merge_files({dict_v1_, other}, dir_ / "no.parquet", {});
+            }).find("cannot be merged with"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "no.parquet"));
+  EXPECT_NE(error_of([&] { merge_files({}, out, {}); }).find("no input"), std::string::npos);
 }
 
 TEST_F(RowGroupCopy, CopiedRowsMixCopiesAndReencodedRows) {

@@ -1,13 +1,11 @@
 // `parq merge OUT IN...`: the rows of the inputs, in order, in one file,
 // re-encoded into row groups of the asked size.
 #include <cstdio>
-#include <memory>
 #include <string>
 
 #include "args.h"
 #include "command.h"
-#include "parq/file/batch_reader.h"
-#include "parq/file/row_group_copy.h"
+#include "parq/file/merge.h"
 #include "write_options.h"
 
 namespace parq::tool {
@@ -18,27 +16,9 @@ int run_merge(const std::vector<std::string>& argv) {
   const std::vector<std::string>& paths = args.positionals();
   if (paths.size() < 2) throw UsageError("expected OUT and at least one IN");
   const std::vector<std::string> inputs(paths.begin() + 1, paths.end());
-  WriteOptions options = parse_write_options(args);
-  auto first = FileReader::open(inputs.front());
-  // Checked before anything is written, so a late mismatch costs nothing.
-  for (size_t i = 1; i < inputs.size(); ++i)
-    if (std::string why = schema_mismatch(*first, *FileReader::open(inputs[i])); !why.empty())
-      throw Error(inputs[i] + " cannot be merged with " + inputs.front() + ": " + why, ErrorKind::kInvalidArgument);
-  if (first->metadata().key_value_metadata) options.key_value_metadata = *first->metadata().key_value_metadata;
-  ReadOptions read;
-  read.threads = options.threads;
-  auto writer = FileWriter::open(paths[0], first->schema(), options);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    std::unique_ptr<FileReader> opened = i == 0 ? nullptr : FileReader::open(inputs[i]);
-    const FileReader& file = i == 0 ? *first : *opened;
-    if (std::string why = schema_mismatch(*first, file); !why.empty())
-      throw Error(inputs[i] + " changed while being merged: " + why, ErrorKind::kInvalidArgument);
-    auto source = read_batches(file, read);
-    writer->write_all(*source);
-  }
-  writer->close();
-  std::printf("%s: %lld rows in %zu row groups from %zu files\n", paths[0].c_str(),
-              static_cast<long long>(writer->num_rows()), writer->metadata().row_groups.size(), inputs.size());
+  const MergeResult r = merge_files(inputs, paths[0], parse_write_options(args));
+  std::printf("%s: %lld rows in %zu row groups from %zu files\n", paths[0].c_str(), static_cast<long long>(r.rows),
+              r.row_groups, inputs.size());
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // Copying row groups between files as they are: the column chunks' bytes
 // are not decoded, only moved, with their offsets, statistics, page indexes
-// and bloom filters. `parq concat` and `parq split` are built on it.
+// and bloom filters. `parq concat` and `parq split` (and parq.concat and
+// parq.split) are built on it.
 //
 //   auto first = FileReader::open("a.parquet");
 //   auto writer = FileWriter::open("out.parquet", first->schema(), copy_write_options(*first));
@@ -15,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -97,5 +99,40 @@ struct ConcatResult {
 // metadata and created_by, and appears only once complete.
 ConcatResult concat_files(const std::vector<std::string>& inputs, const std::string& output,
                           const ConcatOptions& options = {});
+
+// How split_file cuts: exactly one of the three, at least 1 (see the
+// pieces_by_ functions).
+struct SplitOptions {
+  int64_t rows = 0;
+  int64_t bytes = 0;
+  size_t row_groups = 0;
+  ReaderOptions read;
+};
+
+struct SplitPiece {
+  std::string path;
+  int64_t rows = 0;
+  size_t row_groups = 0;
+};
+
+struct SplitResult {
+  std::vector<SplitPiece> pieces;
+  // Pieces of an earlier split into more pieces, removed from the folder.
+  size_t removed = 0;
+};
+
+// The name of piece `piece` (from 0) of a split: part-00000.parquet, ...
+std::string split_piece_name(size_t piece);
+
+// Writes `input`'s rows, in order, to pieces split_piece_name(0), (1), ...
+// in `outdir` (created), each written atomically with copy_rows: row
+// groups wholly inside a piece copied as they are, the rest re-encoded.
+// Pieces keep the input's schema, key-value metadata, created_by and
+// column orders. Once every piece is written, pieces of an earlier split
+// beyond this one's last are removed, so that the folder reads as the
+// input. A file without rows writes nothing. Throws parq::Error: options
+// that are not one count of at least 1 (kInvalidArgument), an input whose
+// row groups cannot be copied (check_copyable).
+SplitResult split_file(const std::string& input, const std::filesystem::path& outdir, const SplitOptions& options);
 
 }  // namespace parq
