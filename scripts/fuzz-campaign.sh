@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
 # A long fuzzing campaign for one target (issue 22): runs build-fuzz's TARGET
-# for SECONDS on one core (niced, so that builds beside it keep their cores),
+# for SECONDS on one core (niced, so that builds beside it keep their cores;
+# with --cpu, until the target has had SECONDS of CPU time, however long the
+# work beside it makes that take),
 # from its saved corpus and the seeds test.sh gives it, in a work corpus kept
 # under $PARQ_FUZZ_WORK (default ../fuzz-work) between campaigns; then
 # merges what the work corpus covers into a minimized fuzz/corpus/TARGET and
 # appends one line of figures to fuzz/campaigns.tsv (the record README's
 # table is made from):
 #   date target seconds cpu_seconds executions cov ft corpus_files corpus_bytes status
-# (seconds is the wall-clock budget; cpu_seconds what the target had of it).
+# (seconds is the wall-clock time the campaign ran; cpu_seconds what the
+# target had of it).
+# PARQ_FUZZ_ARGS adds libFuzzer options (-dict=fuzz/parquet.dict, say).
 # A crash leaves its input in $PARQ_FUZZ_WORK/TARGET-artifacts/ and a
 # non-zero exit.
 #   scripts/fuzz-campaign.sh text_input_fuzz 3600
+#   scripts/fuzz-campaign.sh --cpu writer_round_trip_fuzz 3600
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+cpu_budget=0
+if [ "${1:-}" = --cpu ]; then
+  cpu_budget=1
+  shift
+fi
 target=$1
 seconds=${2:-3600}
 work=${PARQ_FUZZ_WORK:-$root/../fuzz-work}
@@ -40,8 +50,32 @@ status=0
 # The timeout is wall-clock time, and a niced target shares its core with
 # whatever else runs: 10 s (CI's) stopped a campaign on an input that takes
 # half a second alone.
-/usr/bin/time -f '%U %S' -o "$log.time" nice -n 19 "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=120 -print_final_stats=1 \
-  -artifact_prefix="$work/$target-artifacts/" "$work/$target" "${seeds[@]}" >"$log" 2>&1 || status=$?
+wall=$seconds
+# A CPU budget runs libFuzzer without a practical time limit and asks it to
+# stop (SIGUSR1: it finishes the input at hand and prints its final figures)
+# once its CPU time reaches the budget.
+[ "$cpu_budget" = 1 ] && wall=$((seconds * 20))
+started=$(date +%s)
+/usr/bin/time -f '%U %S' -o "$log.time" nice -n 19 "$binary" -max_total_time="$wall" -rss_limit_mb=2048 -timeout=120 -print_final_stats=1 \
+  ${PARQ_FUZZ_ARGS:-} -artifact_prefix="$work/$target-artifacts/" "$work/$target" "${seeds[@]}" >"$log" 2>&1 &
+timer=$!
+if [ "$cpu_budget" = 1 ]; then
+  ticks=$(getconf CLK_TCK)
+  fuzzer=""
+  while kill -0 "$timer" 2>/dev/null; do
+    sleep 5
+    [ -n "$fuzzer" ] || fuzzer=$(pgrep -P "$timer" | head -1 || true)
+    [ -n "$fuzzer" ] && [ -r "/proc/$fuzzer/stat" ] || continue
+    # utime and stime, fields 14 and 15 after the parenthesised name.
+    used=$(sed 's/^.*) //' "/proc/$fuzzer/stat" | awk -v t="$ticks" '{printf "%d", ($12 + $13) / t}')
+    if [ "$used" -ge "$seconds" ]; then
+      kill -USR1 "$fuzzer" 2>/dev/null || true
+      break
+    fi
+  done
+fi
+wait "$timer" || status=$?
+seconds=$(($(date +%s) - started))
 
 cpu=$(awk 'END {printf "%.0f", $1 + $2}' "$log.time")
 execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
