@@ -164,6 +164,8 @@ ColumnWriter::~ColumnWriter() = default;
 
 void ColumnWriter::reset_chunk() {
   chunk_ = ColumnChunkPages{};
+  chunk_.data_pages = std::move(spare_data_pages_);
+  chunk_.dictionary_page = std::move(spare_dictionary_page_);
   chunk_entries_ = chunk_rows_ = chunk_uncompressed_ = chunk_byte_array_bytes_ = 0;
   chunk_def_histogram_.assign(page_def_histogram_.size(), 0);
   chunk_rep_histogram_.assign(page_rep_histogram_.size(), 0);
@@ -619,13 +621,14 @@ void ColumnWriter::finish_bloom_filter(ColumnChunkPages& out) {
 }
 
 void ColumnWriter::recycle(ColumnChunkPages&& written) {
-  auto take_back = [](Buffer& mine, Buffer& theirs) {
-    if (mine.size() != 0 || theirs.capacity() <= mine.capacity()) return;
+  auto take_back = [](Buffer& mine, Buffer& spare, Buffer& theirs) {
+    Buffer& into = mine.size() == 0 ? mine : spare;
+    if (theirs.capacity() <= into.capacity()) return;
     theirs.clear();
-    mine = std::move(theirs);
+    into = std::move(theirs);
   };
-  take_back(chunk_.data_pages, written.data_pages);
-  take_back(chunk_.dictionary_page, written.dictionary_page);
+  take_back(chunk_.data_pages, spare_data_pages_, written.data_pages);
+  take_back(chunk_.dictionary_page, spare_dictionary_page_, written.dictionary_page);
 }
 
 ColumnChunkPages ColumnWriter::finish() {

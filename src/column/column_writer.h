@@ -73,8 +73,10 @@ class ColumnWriter {
   // Ends the chunk and starts the next one.
   ColumnChunkPages finish();
   // Takes back the page buffers of a chunk finish() returned, once they are
-  // written out, so that the next chunk fills the same memory instead of
-  // growing fresh buffers (page faults and copies) every row group.
+  // written out, so that a later chunk fills the same memory instead of
+  // growing fresh buffers (page faults and copies) every row group: the
+  // chunk being written, if it has not started, or else the next one (a
+  // chunk written out while the next is encoded).
   void recycle(ColumnChunkPages&& written);
 
   // Compressed bytes of the chunk's finished pages plus the open page's
@@ -131,6 +133,9 @@ class ColumnWriter {
 
   // The chunk so far.
   ColumnChunkPages chunk_;
+  // Buffers recycled while chunk_ was in use, for the next chunk.
+  Buffer spare_data_pages_;
+  Buffer spare_dictionary_page_;
   int64_t chunk_entries_ = 0;
   int64_t chunk_rows_ = 0;
   int64_t chunk_uncompressed_ = 0;

@@ -14,7 +14,10 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <set>
 #include <type_traits>
 
@@ -191,6 +194,10 @@ class FileWriter::Impl {
     out_->write(pare ? file::kEncryptedMagic : file::kMagic, file::kMagicSize);
   }
 
+  // A worker may still be writing out a row group (after an error): it
+  // uses the output and the chunks, which must outlive it.
+  ~Impl() { wait_for_write_out(); }
+
   void write(const RecordBatch& given) {
     check_usable();
     guarded([&] {
@@ -243,6 +250,7 @@ class FileWriter::Impl {
     check_usable();
     int64_t at = 0;
     guarded([&] {
+      settle_write_out();
       at = static_cast<int64_t>(out_->position());
       out_->write(bytes.data(), bytes.size());
     });
@@ -262,6 +270,7 @@ class FileWriter::Impl {
       if (source.num_rows < 0)
         throw Error(out_->name() + ": a copied row group has negative rows", ErrorKind::kCorrupt);
       end_row_group();
+      settle_write_out();
       format::RowGroup group;
       group.num_rows = source.num_rows;
       group.total_byte_size = source.total_byte_size;
@@ -324,6 +333,7 @@ class FileWriter::Impl {
     check_usable();
     guarded([&] {
       end_row_group(/*may_checkpoint=*/false);
+      settle_write_out();
       write_extras();
       std::string footer;
       append_footer(footer);
@@ -338,7 +348,7 @@ class FileWriter::Impl {
   const format::FileMetaData& metadata() const { return metadata_; }
   size_t peak_buffered_bytes() const { return peak_buffered_; }
   size_t buffered_bytes() const {
-    size_t n = 0;
+    size_t n = writing_bytes_;
     for (const auto& c : columns_) n += c->buffered_bytes();
     return n;
   }
@@ -418,6 +428,7 @@ class FileWriter::Impl {
   // The data reaches the disk before the footer that points into it, so
   // that a checkpoint found after a power loss never covers lost pages.
   void checkpoint() {
+    settle_write_out();
     write_extras();
     out_->sync();
     std::string trailer;
@@ -431,6 +442,7 @@ class FileWriter::Impl {
 
   void end_row_group(bool may_checkpoint = true) {
     if (group_rows_ == 0) return;
+    settle_write_out();
     std::vector<ColumnChunkPages> chunks(columns_.size());
     auto finish = [&](size_t i) { chunks[i] = columns_[i]->finish(); };
     if (pool_) {
@@ -440,14 +452,12 @@ class FileWriter::Impl {
     }
     format::RowGroup group;
     group.num_rows = group_rows_;
-    group.file_offset = static_cast<int64_t>(out_->position());
+    int64_t start = static_cast<int64_t>(out_->position());  // of each chunk, as they will be written in order
+    group.file_offset = start;
     group.ordinal = static_cast<int16_t>(std::min<size_t>(metadata_.row_groups.size(), INT16_MAX));
     int64_t compressed = 0;
     for (size_t i = 0; i < chunks.size(); ++i) {
       ColumnChunkPages& chunk = chunks[i];
-      const int64_t start = static_cast<int64_t>(out_->position());
-      out_->write(chunk.dictionary_page.span());
-      out_->write(chunk.data_pages.span());
       format::ColumnChunk cc;
       cc.file_offset = start;
       cc.meta_data = std::move(chunk.metadata);
@@ -463,13 +473,69 @@ class FileWriter::Impl {
       if (chunk.column_index || chunk.offset_index || !chunk.bloom_filter.empty())
         extras_.push_back({metadata_.row_groups.size(), i, std::move(chunk.column_index), std::move(chunk.offset_index),
                            std::move(chunk.bloom_filter)});
-      columns_[i]->recycle(std::move(chunk));
+      start += chunk.size();
     }
+    write_out(std::move(chunks));
     group.total_compressed_size = compressed;
     metadata_.num_rows += group_rows_;
     metadata_.row_groups.push_back(std::move(group));
     group_rows_ = 0;
     if (options_.checkpoint && may_checkpoint) maybe_checkpoint();
+  }
+
+  // A finished row group's chunks, written to the output in order. With
+  // threads (and no checkpoints, which sync right after), a worker writes
+  // them while the caller goes on encoding the next row group, so that the
+  // copying into the file is not time both threads wait through; whatever
+  // touches the output next settles it first (settle_write_out).
+  void write_out(std::vector<ColumnChunkPages> chunks) {
+    if (!pool_ || options_.checkpoint) {
+      write_chunks(chunks);
+      recycle(chunks);
+      return;
+    }
+    writing_ = std::move(chunks);
+    for (const ColumnChunkPages& chunk : writing_) writing_bytes_ += static_cast<size_t>(chunk.size());
+    writing_done_ = false;
+    writing_error_ = nullptr;
+    pool_->post([this] {
+      std::exception_ptr error;
+      try {
+        write_chunks(writing_);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard lock(writing_mutex_);
+      writing_error_ = error;
+      writing_done_ = true;
+      writing_cv_.notify_all();
+    });
+  }
+
+  void write_chunks(const std::vector<ColumnChunkPages>& chunks) {
+    for (const ColumnChunkPages& chunk : chunks) {
+      out_->write(chunk.dictionary_page.span());
+      out_->write(chunk.data_pages.span());
+    }
+  }
+
+  // The buffers of written chunks back to their column writers.
+  void recycle(std::vector<ColumnChunkPages>& chunks) {
+    for (size_t i = 0; i < chunks.size(); ++i) columns_[i]->recycle(std::move(chunks[i]));
+    chunks.clear();
+    writing_bytes_ = 0;
+  }
+
+  // Waits for the row group being written out; rethrows its error.
+  void settle_write_out() {
+    wait_for_write_out();
+    if (writing_error_) std::rethrow_exception(std::exchange(writing_error_, nullptr));
+    recycle(writing_);
+  }
+
+  void wait_for_write_out() {
+    std::unique_lock lock(writing_mutex_);
+    writing_cv_.wait(lock, [&] { return writing_done_; });
   }
 
   // A copied chunk's metadata, its bytes now at `start`: offsets into the
@@ -616,6 +682,13 @@ class FileWriter::Impl {
   size_t peak_buffered_ = 0;
   bool failed_ = false;
   bool closed_ = false;
+  // The row group a worker is writing out (write_out).
+  std::vector<ColumnChunkPages> writing_;
+  std::mutex writing_mutex_;
+  std::condition_variable writing_cv_;
+  size_t writing_bytes_ = 0;
+  bool writing_done_ = true;
+  std::exception_ptr writing_error_;
 };
 
 std::unique_ptr<FileWriter> FileWriter::open(const std::string& path, const Schema& schema, WriteOptions options) {

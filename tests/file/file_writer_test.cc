@@ -310,6 +310,93 @@ TEST(FileWriter, MemoryFollowsTheRowGroupNotTheFile) {
   EXPECT_LT(writer->peak_buffered_bytes(), static_cast<size_t>(file) / 10);
 }
 
+// An output that fails once `limit` bytes are written, as a full disk does.
+class FullDisk final : public io::OutputStream {
+ public:
+  explicit FullDisk(uint64_t limit) : limit_(limit) {}
+  void write(const void*, size_t n) override {
+    if (position_ + n > limit_) throw Error(ErrorKind::kIo, {.file = name_}, "no space left on device");
+    position_ += n;
+  }
+  uint64_t position() const override { return position_; }
+  void commit() override {}
+  const std::string& name() const override { return name_; }
+
+ private:
+  uint64_t limit_;
+  uint64_t position_ = 0;
+  std::string name_ = "full-disk";
+};
+
+Schema threaded_schema() { return make_schema({Field::int64("id").required(), Field::string("s")}); }
+
+RecordBatch threaded_batch(const Schema& s, int64_t first) {
+  std::vector<std::optional<int64_t>> ids;
+  std::vector<std::optional<std::string>> text;
+  for (int64_t i = first; i < first + 4000; ++i) {
+    ids.push_back(i * 7919 % 100003);
+    text.push_back(i % 5 == 0 ? std::nullopt : std::optional<std::string>("row " + std::to_string(i % 977)));
+  }
+  RecordBatch b;
+  b.num_rows = 4000;
+  b.columns.push_back(leaf<int64_t>(s, "id", ids));
+  b.columns.push_back(strings(s, "s", text));
+  return b;
+}
+
+TEST(FileWriter, ThreadsWriteTheSameBytes) {
+  // Row groups are written out by a worker while the next is encoded; the
+  // file must not depend on it, with page indexes and bloom filters placed
+  // after the row groups.
+  const Schema s = threaded_schema();
+  std::vector<std::string> files;
+  std::vector<size_t> peaks;
+  for (int threads : {1, 2, 3}) {
+    WriteOptions o;
+    o.threads = threads;
+    o.row_group_rows = 3000;  // groups end inside batches
+    o.page_rows = 500;
+    o.columns["s"].bloom_filter = BloomFilterOptions{};
+    auto out = std::make_unique<io::BufferOutput>();
+    io::BufferOutput* bytes = out.get();
+    auto writer = FileWriter::open(std::move(out), s, o);
+    for (int b = 0; b < 15; ++b) writer->write(threaded_batch(s, b * 4000));
+    writer->close();
+    ASSERT_EQ(writer->metadata().row_groups.size(), 20u);
+    files.emplace_back(reinterpret_cast<const char*>(bytes->buffer().data()), bytes->buffer().size());
+    peaks.push_back(writer->peak_buffered_bytes());
+  }
+  EXPECT_EQ(files[0], files[1]);
+  EXPECT_EQ(files[0], files[2]);
+  // A row group being written out while the next fills up: at most two.
+  EXPECT_LT(peaks[1], peaks[0] * 5 / 2);
+  auto read = FileReader::open(
+      io::memory_input({reinterpret_cast<const uint8_t*>(files[1].data()), files[1].size()}, "threaded"));
+  EXPECT_EQ(read->metadata().num_rows, 60000);
+}
+
+TEST(FileWriter, AFailedWriteOutFailsTheWriter) {
+  // The disk fills up while a worker writes a row group out: the error
+  // reaches the caller (from write() or close()), and the writer refuses
+  // to go on.
+  const Schema s = threaded_schema();
+  for (int threads : {1, 2}) {
+    WriteOptions o;
+    o.threads = threads;
+    o.row_group_rows = 4000;
+    auto writer = FileWriter::open(std::make_unique<FullDisk>(50000), s, o);
+    std::string error;
+    try {
+      for (int b = 0; b < 30; ++b) writer->write(threaded_batch(s, b * 4000));
+      writer->close();
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find("no space left"), std::string::npos) << threads << ": " << error;
+    EXPECT_THROW(writer->write(threaded_batch(s, 0)), Error);
+  }
+}
+
 TEST(FileWriter, DictionaryFallsBackAndKeepsEarlierPages) {
   Schema s = make_schema({Field::string("s"), Field::int64("i")});
   std::vector<std::optional<std::string>> text;
