@@ -1,6 +1,7 @@
 // Side-by-side write benchmark: parq, DuckDB and Polars, each on 1 thread,
 // and parq on 2, write the lineitem table (already loaded in memory) as
-// SNAPPY and as ZSTD Parquet, 5 times each; prints the medians (seconds),
+// SNAPPY and as ZSTD Parquet, 5 times each (parq: 5 alternating rounds of 3
+// runs at each thread count); prints the medians (seconds),
 // file sizes, peak RSS and the ratios. Two lineitems: comments of random
 // hex digits (which barely compress) and comments of words (text, as
 // TPC-H's: where codecs and dictionaries differ most).
@@ -17,10 +18,22 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const inputs = { hex: 'lineitem_none.parquet', text: 'lineitem_text_none.parquet' };
 const out = (name) => dataDir + `write_${name}.parquet`;
 
-function parqWrite(input, codec, threads) {
+function parqWrite(input, codec, threads, runs = repeat) {
   const json = execFileSync(parq, ['bench', 'write', input, '--codec', codec, '--threads', String(threads), '--json',
-    '--repeat', String(repeat), '--out', out('parq')]);
+    '--repeat', String(runs), '--out', out('parq')]);
   return JSON.parse(json);
+}
+
+// parq at 1 and 2 threads in alternating rounds, so that the machine's
+// drift over a minute lands on both sides of the ratio alike; each side's
+// runs are pooled (`repeat` rounds of 3 runs).
+function parqWriteBoth(input, codec) {
+  const one = [], two = [];
+  for (let round = 0; round < repeat; ++round)
+    for (const [threads, into] of round % 2 ? [[2, two], [1, one]] : [[1, one], [2, two]]) into.push(parqWrite(input, codec, threads, 3));
+  const pool = (rs) => ({ ...rs[0], seconds: rs.flatMap((r) => r.seconds),
+    peak_rss_bytes: Math.max(...rs.map((r) => r.peak_rss_bytes)) });
+  return [pool(one), pool(two)];
 }
 
 function peerWrite(engine, input, codec) {
@@ -36,8 +49,9 @@ const rows = [];
 for (const [comments, name] of Object.entries(inputs)) {
   const input = dataDir + name;
   for (const codec of ['snappy', 'zstd']) {
+    const [one, two] = parqWriteBoth(input, codec);
     const r = {
-      comments, codec, parq: parqWrite(input, codec, 1), parq2: parqWrite(input, codec, 2),
+      comments, codec, parq: one, parq2: two,
       duckdb: peerWrite('duckdb', input, codec), polars: peerWrite('polars', input, codec),
     };
     rows.push(r);
