@@ -263,7 +263,9 @@ parq::WriteOptions make_options(Choices& in, const parq::Schema& schema) {
     if (pick >= 8) continue;
     parq::ColumnWriteOptions col;
     if (pick < 6) col.encoding = kEncodings[pick];
-    if (pick == 6) col.bloom_filter = parq::BloomFilterOptions{};
+    // The spec defines no bloom filter for BOOLEAN, and the writer refuses one.
+    if (pick == 6 && schema.column(c).type.physical != parq::format::Type::BOOLEAN)
+      col.bloom_filter = parq::BloomFilterOptions{};
     if (pick == 7) col.codec = parq::compression::CodecChoice{kCodecs[in.below(8)], parq::compression::kDefaultLevel};
     o.columns[schema.column(c).dotted_path()] = col;
   }
