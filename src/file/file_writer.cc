@@ -484,10 +484,11 @@ class FileWriter::Impl {
   }
 
   // A finished row group's chunks, written to the output in order. With
-  // threads (and no checkpoints, which sync right after), a worker writes
-  // them while the caller goes on encoding the next row group, so that the
-  // copying into the file is not time both threads wait through; whatever
-  // touches the output next settles it first (settle_write_out).
+  // threads, a worker writes them while the caller goes on encoding the
+  // next row group, so that the copying into the file is not time both
+  // threads wait through; whatever touches the output next settles it
+  // first (settle_write_out). Not with checkpoints: their byte limit reads
+  // the output's position after every slice.
   void write_out(std::vector<ColumnChunkPages> chunks) {
     if (!pool_ || options_.checkpoint) {
       write_chunks(chunks);
@@ -497,7 +498,6 @@ class FileWriter::Impl {
     writing_ = std::move(chunks);
     for (const ColumnChunkPages& chunk : writing_) writing_bytes_ += static_cast<size_t>(chunk.size());
     writing_done_ = false;
-    writing_error_ = nullptr;
     pool_->post([this] {
       std::exception_ptr error;
       try {

@@ -1,3 +1,4 @@
+// Files joined by re-encoding their rows; see file/merge.h.
 #include "parq/file/merge.h"
 
 #include <memory>

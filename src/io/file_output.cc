@@ -59,7 +59,6 @@ class BufferedFileOutput : public OutputStream {
     drain();
     if (n >= kWriteBuffer) {
       write_fully(static_cast<const uint8_t*>(data), n);
-      start_writeback();
     } else {
       buffer_.append(data, n);
     }
@@ -119,7 +118,6 @@ class BufferedFileOutput : public OutputStream {
   void drain() {
     write_fully(buffer_.data(), buffer_.size());
     buffer_.clear();
-    start_writeback();
   }
 
   // Asks the kernel to start writing the pages written since the last call,
@@ -144,6 +142,7 @@ class BufferedFileOutput : public OutputStream {
       n -= static_cast<size_t>(put);
       written_ += static_cast<uint64_t>(put);
     }
+    start_writeback();
   }
 
   uint64_t position_ = 0;
