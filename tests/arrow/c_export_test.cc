@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "parq/error.h"
+#include "parq/util/cpu.h"
 
 namespace parq {
 namespace {
@@ -712,6 +713,45 @@ TEST(ArrowExportBatch, Decimal128FromEveryStorage) {
   EXPECT_EQ(decimal128_at(e.column(4), 2), 12);
 }
 
+// INT32 and INT64 decimals widen by a SIMD kernel chosen at run time, with
+// streaming stores on large arrays: every level must give each value, at
+// lengths around the vector width and past the streaming size.
+TEST(ArrowExportBatch, Decimal128WideningAtEverySimdLevel) {
+  const SimdLevel detected = detected_simd_level();
+  uint64_t state = 0x9E3779B97F4A7C15ULL;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int level = 0; level <= static_cast<int>(detected); ++level) {
+    set_simd_level(static_cast<SimdLevel>(level));
+    for (int64_t n : {1, 7, 8, 9, 23, 4096, 40000, 70001}) {
+      std::vector<std::optional<int64_t>> wide;
+      std::vector<std::optional<int32_t>> narrow;
+      for (int64_t i = 0; i < n; ++i) {
+        const uint64_t r = next();
+        const int64_t v = i == 0 ? INT64_MIN : i == 1 ? INT64_MAX : static_cast<int64_t>(r) >> (r % 50);
+        wide.push_back(v);
+        narrow.push_back(static_cast<int32_t>(v));
+      }
+      std::vector<Array> cols;
+      cols.push_back(fixed<int64_t>("d64", vt(Type::INT64, decimal(18, 2)), wide));
+      cols.push_back(fixed<int32_t>("d32", vt(Type::INT32, decimal(9, 0)), narrow));
+      Exported e;
+      export_checked(batch_of(std::move(cols)), e);
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(decimal128_at(e.column(0), i), static_cast<__int128>(*wide[i]))
+            << "level " << level << " n " << n << " slot " << i;
+        ASSERT_EQ(decimal128_at(e.column(1), i), static_cast<__int128>(*narrow[i]))
+            << "level " << level << " n " << n << " slot " << i;
+      }
+    }
+  }
+  set_simd_level(detected);
+}
+
 TEST(ArrowExportBatch, Decimal256SignExtendsAndKeepsAllBytes) {
   // 33 bytes: a sign-extension byte then a 32-byte magnitude with its top bit clear.
   std::string positive(33, '\0');
@@ -1009,6 +1049,13 @@ TEST(ArrowExportBatch, InconsistentBuffersThrowWithoutLeaking) {
   Array decreasing = binary("", vt(Type::BYTE_ARRAY), {"ab", "c", "d", "e"});
   decreasing.offsets.data_as<int32_t>()[2] = 0;
   expect_throw(std::move(decreasing));
+  // The offsets are checked a block at a time: a decrease far in, and at the very end.
+  for (int64_t at : {int64_t{1500}, int64_t{3000}}) {
+    std::vector<std::optional<std::string>> many(3000, std::string("xy"));
+    Array late = binary("", vt(Type::BYTE_ARRAY), many);
+    late.offsets.data_as<int32_t>()[at] -= 3;  // below the offset before it
+    expect_throw(std::move(late));
+  }
   Array short_child = fixed<int32_t>("", vt(Type::INT32), {1, 2});
   expect_throw(std::move(short_child));
   Array list_past = list("", {1, 1, 1, 1}, fixed<int32_t>("e", vt(Type::INT32), {1, 2, 3}));
