@@ -95,10 +95,10 @@ nb::object array_capsule(RecordBatch&& batch) {
   return wrap(std::move(array), kArrayName, destroy_array);
 }
 
-nb::object stream_capsule(std::unique_ptr<BatchSource> source) {
+nb::object stream_capsule(std::unique_ptr<BatchSource> source, int threads) {
   auto stream = std::make_unique<ArrowArrayStream>();
   std::memset(stream.get(), 0, sizeof(ArrowArrayStream));
-  export_stream(std::move(source), stream.get());
+  export_stream(std::move(source), stream.get(), threads);
   return wrap(std::move(stream), kStreamName, destroy_stream);
 }
 

@@ -34,7 +34,7 @@ RecordBatch view_of(const SharedBatch& batch);
 // it out (set its release to null).
 nb::object schema_capsule(const RecordBatch& prototype);
 nb::object array_capsule(RecordBatch&& batch);
-nb::object stream_capsule(std::unique_ptr<BatchSource> source);
+nb::object stream_capsule(std::unique_ptr<BatchSource> source, int threads = 1);
 
 // The structure inside a capsule of the given name; throws TypeError for
 // anything else, ValueError for a structure a consumer already released.

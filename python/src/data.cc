@@ -156,9 +156,10 @@ Prototype prototype_of(const RecordBatch& batch) {
   return p;
 }
 
-std::shared_ptr<const TableData> read_table_data(BatchSource& source, Prototype prototype) {
+std::shared_ptr<const TableData> read_table_data(BatchSource& source, Prototype prototype, int threads) {
   auto data = std::make_shared<TableData>();
   data->prototype = std::move(prototype);
+  data->export_threads = threads;
   nb::gil_scoped_release release;
   RecordBatch batch;
   while (source.next(batch)) {
@@ -330,7 +331,7 @@ void register_data(nb::module_& m) {
           "__arrow_c_stream__",
           [](const PyTable& t, nb::object requested_schema) {
             (void)requested_schema;  // a hint the producer may ignore
-            return stream_capsule(std::make_unique<TableSource>(t.data));
+            return stream_capsule(std::make_unique<TableSource>(t.data), t.data->export_threads);
           },
           nb::arg("requested_schema") = nb::none(),
           "An ``arrow_array_stream`` PyCapsule over the table's batches (their own buffers). May be called any "

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "common.h"
-#include "parq/io/remote.h"
 #include "parq/file/file_writer.h"
 #include "parq/filter/expression.h"
+#include "parq/io/remote.h"
 
 namespace parq::python {
 
@@ -30,6 +30,9 @@ struct TableData {
   Prototype prototype;
   std::vector<SharedBatch> batches;
   int64_t num_rows = 0;
+  // Threads an Arrow stream of the table exports its batches on: those of
+  // the read that made it.
+  int export_threads = 1;
 };
 
 struct PyTable {
@@ -82,6 +85,8 @@ Schema stream_schema(ArrowArrayStream* stream);
 Prototype prototype_of(const RecordBatch& batch);
 
 // Every batch of `source`, read without the GIL.
-std::shared_ptr<const TableData> read_table_data(BatchSource& source, Prototype prototype);
+// Every batch of `source`, read without the GIL; the table's streams export
+// on `threads` threads.
+std::shared_ptr<const TableData> read_table_data(BatchSource& source, Prototype prototype, int threads);
 
 }  // namespace parq::python

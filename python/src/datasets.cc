@@ -125,7 +125,7 @@ void register_datasets(nb::module_& m) {
                 d.source(std::move(columns), filter, threads, batch_rows, memory_limit, verify_crc, file_name_column,
                          row_index_column);
             auto prototype = std::make_shared<const RecordBatch>(source->prototype());
-            return PyTable{read_table_data(*source, std::move(prototype))};
+            return PyTable{read_table_data(*source, std::move(prototype), threads)};
           },
           nb::arg("columns").none(), nb::arg("filter").none(), nb::arg("threads"), nb::arg("batch_rows"),
           nb::arg("memory_limit"), nb::arg("verify_crc"), nb::arg("file_name_column"), nb::arg("row_index_column"),

@@ -497,7 +497,7 @@ void register_reading(nb::module_& m) {
                                          batch_rows, memory_limit, verify_crc, unshred_variants);
             std::unique_ptr<BatchSource> source = f.source(o);
             auto prototype = std::make_shared<const RecordBatch>(source->prototype());
-            return PyTable{read_table_data(*source, std::move(prototype))};
+            return PyTable{read_table_data(*source, std::move(prototype), threads)};
           },
           nb::arg("columns").none(), nb::arg("filter").none(), nb::arg("row_groups").none(), nb::arg("threads"),
           nb::arg("batch_rows"), nb::arg("memory_limit"), nb::arg("verify_crc"), nb::arg("unshred_variants") = false,

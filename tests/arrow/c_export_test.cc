@@ -1082,6 +1082,9 @@ class VectorSource : public BatchSource {
   bool next(RecordBatch& out) override {
     if (batches_.empty()) {
       if (fail_at_end_) throw Error("page 3 of column 'a' is truncated");
+      // Sources need not answer after their end: the stream must not ask.
+      if (ended_) throw Error("asked for a batch after the end");
+      ended_ = true;
       return false;
     }
     out = std::move(batches_.front());
@@ -1094,6 +1097,7 @@ class VectorSource : public BatchSource {
   RecordBatch proto_;
   std::deque<RecordBatch> batches_;
   bool fail_at_end_;
+  bool ended_ = false;
 };
 
 RecordBatch int_batch(std::vector<std::optional<int32_t>> v) {
@@ -1188,6 +1192,87 @@ TEST(ArrowExportStream, ReleasingEarlyFreesTheSourceAndPendingBatches) {
   stream.release(&stream);  // the array outlives the stream
   EXPECT_EQ(a.children[0]->length, 3);
   a.release(&a);
+}
+
+// With threads the stream exports a window of batches side by side; the
+// consumer must still see them in order, each error at its own turn.
+std::unique_ptr<VectorSource> decimal_batches(int n, bool fail_at_end = false, int bad_at = -1) {
+  std::deque<RecordBatch> batches;
+  for (int b = 0; b < n; ++b) {
+    std::vector<std::optional<int64_t>> values;
+    for (int i = 0; i <= b; ++i) values.push_back(int64_t{-1000} * b - i);
+    RecordBatch batch = batch_of(fixed<int64_t>("d", vt(Type::INT64, decimal(18, 3)), values));
+    if (b == bad_at) batch.columns[0].values.resize(4);
+    batches.push_back(std::move(batch));
+  }
+  return std::make_unique<VectorSource>(batch_of(fixed<int64_t>("d", vt(Type::INT64, decimal(18, 3)), {})),
+                                        std::move(batches), fail_at_end);
+}
+
+TEST(ArrowExportStream, ThreadsExportAheadInOrder) {
+  for (int threads : {2, 3}) {
+    ArrowArrayStream stream;
+    export_stream(decimal_batches(11, /*fail_at_end=*/true), &stream, threads);
+    ArrowSchema schema;
+    ASSERT_EQ(stream.get_schema(&stream, &schema), 0);
+    for (int b = 0; b < 11; ++b) {
+      ArrowArray a;
+      ASSERT_EQ(stream.get_next(&stream, &a), 0) << stream.get_last_error(&stream);
+      ASSERT_NE(a.release, nullptr);
+      validate(schema, a, "threaded stream");
+      ASSERT_EQ(a.length, b + 1) << "threads " << threads;
+      for (int i = 0; i <= b; ++i) EXPECT_EQ(decimal128_at(*a.children[0], i), int64_t{-1000} * b - i);
+      a.release(&a);
+    }
+    ArrowArray a{};
+    EXPECT_EQ(stream.get_next(&stream, &a), EIO);
+    EXPECT_EQ(a.release, nullptr);
+    EXPECT_STREQ(stream.get_last_error(&stream), "page 3 of column 'a' is truncated");
+    EXPECT_EQ(stream.get_next(&stream, &a), EIO);
+    schema.release(&schema);
+    stream.release(&stream);
+  }
+}
+
+TEST(ArrowExportStream, ThreadsReportABadBatchAtItsTurn) {
+  ArrowArrayStream stream;
+  export_stream(decimal_batches(6, false, /*bad_at=*/2), &stream, 2);
+  for (int b = 0; b < 2; ++b) {
+    ArrowArray a;
+    ASSERT_EQ(stream.get_next(&stream, &a), 0);
+    EXPECT_EQ(a.length, b + 1);
+    a.release(&a);
+  }
+  ArrowArray a{};
+  EXPECT_EQ(stream.get_next(&stream, &a), EIO);
+  EXPECT_EQ(a.release, nullptr);
+  EXPECT_NE(std::string(stream.get_last_error(&stream)).find("values shorter"), std::string::npos);
+  EXPECT_EQ(stream.get_next(&stream, &a), EIO);  // the batches exported after it are freed with the stream
+  stream.release(&stream);
+}
+
+TEST(ArrowExportStream, ThreadsEndCleanlyAndFreeBatchesNotTaken) {
+  ArrowArrayStream stream;
+  export_stream(decimal_batches(5), &stream, 2);
+  ArrowArray a;
+  ASSERT_EQ(stream.get_next(&stream, &a), 0);
+  stream.release(&stream);  // exported batches not taken are released; `a` outlives the stream
+  EXPECT_EQ(a.length, 1);
+  a.release(&a);
+
+  export_stream(decimal_batches(4), &stream, 2);
+  int taken = 0;
+  for (;;) {
+    ASSERT_EQ(stream.get_next(&stream, &a), 0);
+    if (a.release == nullptr) break;
+    ++taken;
+    a.release(&a);
+  }
+  EXPECT_EQ(taken, 4);
+  ASSERT_EQ(stream.get_next(&stream, &a), 0);  // the end stays the end, the source not asked again
+  EXPECT_EQ(a.release, nullptr);
+  stream.release(&stream);
+  EXPECT_THROW(export_stream(decimal_batches(1), &stream, 0), Error);
 }
 
 TEST(ArrowExportStream, NullSourceThrows) {

@@ -68,7 +68,11 @@ void export_batch(RecordBatch&& batch, ArrowArray* out);
 // Wraps `source` as a stream: get_schema describes source->prototype(),
 // get_next yields each batch then a released array at the end. A
 // parq::Error from the source makes the call return EIO with the message
-// available from get_last_error.
-void export_stream(std::unique_ptr<BatchSource> source, ArrowArrayStream* out);
+// available from get_last_error. With `threads` above 1 the stream takes a
+// few batches at a time from the source and exports them side by side
+// (their conversions are a pass over the data): for sources whose next()
+// is cheap, such as batches already in memory; an error in one batch's
+// export is reported when the consumer reaches that batch.
+void export_stream(std::unique_ptr<BatchSource> source, ArrowArrayStream* out, int threads = 1);
 
 }  // namespace parq
