@@ -640,6 +640,39 @@ TEST(ArrowImportArray, DecimalTooWideForItsStorageThrows) {
   EXPECT_EQ(ok.columns[0].null_count, 1);
 }
 
+// Arrays without nulls narrow by a branch-free loop: every value exact at
+// the storage's bounds, and one value that does not fit, far in, still
+// named by its slot.
+TEST(ArrowImportArray, Decimal128WithoutNullsNarrowsExactly) {
+  std::vector<int64_t> wide = {INT64_MIN, INT64_MAX, -1, 0, 1};
+  std::vector<int64_t> narrow = {INT32_MIN, INT32_MAX, -1, 0, 1};
+  for (int64_t i = 0; i < 1000; ++i) {
+    wide.push_back(i * 7919 - 3000000);
+    narrow.push_back(i * 7919 - 3000000);
+  }
+  Buffer w, n;
+  for (int64_t v : wide) put_decimal128(w, v);
+  for (int64_t v : narrow) put_decimal128(n, v);
+  const int64_t len = static_cast<int64_t>(wide.size());
+  RecordBatch i64 = import_one(field("d:18,0", "d"), prim(len, std::nullopt, std::move(w)));
+  EXPECT_EQ(values_of<int64_t>(i64.columns[0]), wide);
+  RecordBatch i32 = import_one(field("d:9,0", "d"), prim(len, std::nullopt, std::move(n)));
+  std::vector<int32_t> got = values_of<int32_t>(i32.columns[0]);
+  ASSERT_EQ(got.size(), narrow.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], narrow[i]) << i;
+
+  // 2^64 (low word 0, high word 1) and 2^31 do not fit, at slot 700.
+  Buffer past64;
+  for (int64_t i = 0; i < 1000; ++i) {
+    past64.append_value<int64_t>(i == 700 ? 0 : i);
+    past64.append_value<int64_t>(i == 700 ? 1 : 0);
+  }
+  expect_import_error(field("d:18,0", "big"), prim(1000, std::nullopt, std::move(past64)), "slot 700");
+  Buffer past32;
+  for (int64_t i = 0; i < 1000; ++i) put_decimal128(past32, i == 700 ? int64_t{1} << 31 : i);
+  expect_import_error(field("d:9,0", "big32"), prim(1000, std::nullopt, std::move(past32)), "slot 700");
+}
+
 TEST(ArrowImportArray, StringsRebaseTheirOffsets) {
   // "ab", "", "cde", null, "f" with the array starting at slot 1.
   A a = binary(5, bits("11101"), le<int32_t>({3, 5, 5, 8, 8, 9}), str("xxxabcdef"), 1);
