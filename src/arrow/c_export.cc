@@ -384,15 +384,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi2"))) void widen_
                                                                                                        int64_t n,
                                                                                                        uint8_t* out) {
   auto* o = reinterpret_cast<uint64_t*>(out);
-  const bool streaming = n * 16 >= kStreamingBytes;
+  // Streaming stores need whole aligned lines, which a Buffer's start is.
+  const bool streaming = n * 16 >= kStreamingBytes && (reinterpret_cast<uintptr_t>(out) & 63) == 0;
   int64_t i = 0;
-  if (streaming) {
-    // Streaming stores want whole aligned lines.
-    for (; i < n && (reinterpret_cast<uintptr_t>(o + 2 * i) & 63) != 0; ++i) {
-      o[2 * i] = static_cast<uint64_t>(static_cast<int64_t>(in[i]));
-      o[2 * i + 1] = static_cast<uint64_t>(static_cast<int64_t>(in[i]) >> 63);
-    }
-  }
   const __m512i low_half = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
   const __m512i high_half = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
   for (; i + 8 <= n; i += 8) {

@@ -19,14 +19,14 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <span>
 #include <vector>
 
 #include "parq/error.h"
 #include "parq/io/output.h"
+#include "parq/util/thread_pool.h"
 
 namespace parq::io {
 namespace {
@@ -50,7 +50,7 @@ std::string base_of(const std::string& path) {
 }
 
 // Writes of whole aligned blocks that bypass the page cache (O_DIRECT), on
-// a thread of their own with a few buffers in flight, so that the disk
+// a worker of their own with a few buffers in flight, so that the disk
 // works while the caller fills the next buffer. Copying a large file into
 // the page cache cost the writer a tenth to a fifth of its time, and varied
 // several-fold between runs with the kernel's state (on a virtual machine
@@ -86,17 +86,8 @@ class DirectWriter {
 #endif
   }
 
-  ~DirectWriter() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    changed_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-
-  // Copies `n` bytes in; each full buffer goes to the thread. Returns the
-  // thread's error message, empty when all is well.
+  // Copies `n` bytes in; each full buffer goes to the worker. Returns the
+  // worker's error message, empty when all is well.
   std::string write(const uint8_t* p, size_t n) {
     while (n > 0) {
       if (current_ == kNone) {
@@ -112,32 +103,27 @@ class DirectWriter {
       p += take;
       n -= take;
       if (fill_ == kBufferBytes) {
-        {
-          std::lock_guard lock(mutex_);
-          if (!error_.empty()) return error_;
-          queue_.push_back({current_, offset_});
-        }
-        offset_ += kBufferBytes;
+        std::string error = queue(current_);
+        if (!error.empty()) return error;
         current_ = kNone;
         fill_ = 0;
-        if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
-        changed_.notify_all();
       }
     }
     return {};
   }
 
   // Waits for the queued buffers and ends direct writing. Returns the
-  // thread's error message, or empty and sets `written` to the bytes on
-  // disk and `rest` to those still to write after them.
-  std::string finish(uint64_t& written, std::vector<uint8_t>& rest) {
+  // worker's error message, or empty and sets `written` to the bytes on
+  // disk and `rest` to those still to write after them (valid while this
+  // writer lives).
+  std::string finish(uint64_t& written, std::span<const uint8_t>& rest) {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || !error_.empty(); });
+    changed_.wait(lock, [&] { return in_flight_ == 0 || !error_.empty(); });
     if (!error_.empty()) return error_;
     lock.unlock();
     leave_direct();
     written = offset_;
-    if (current_ != kNone) rest.assign(buffers_[current_].get(), buffers_[current_].get() + fill_);
+    if (current_ != kNone) rest = {buffers_[current_].get(), fill_};
     return {};
   }
 
@@ -153,25 +139,41 @@ class DirectWriter {
 #endif
   }
 
-  void run() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      changed_.wait(lock, [&] { return !queue_.empty() || stop_; });
-      // Stopping with writes queued means the output was abandoned.
-      if (stop_) return;
-      const auto [buffer, offset] = queue_.front();
-      queue_.pop_front();
-      busy_ = true;
-      lock.unlock();
-      std::string error = write_block(buffers_[buffer].get(), offset);
-      lock.lock();
-      busy_ = false;
+  // Hands a full buffer to the worker (started with the first one, so that
+  // small files never start it).
+  std::string queue(size_t buffer) {
+    if (pool_ == nullptr) {
+      try {
+        pool_ = std::make_unique<ThreadPool>(2);
+      } catch (const std::exception& e) {
+        return std::string("cannot start a thread to write with: ") + e.what();
+      }
+    }
+    {
+      std::lock_guard lock(mutex_);
+      if (!error_.empty()) return error_;
+      ++in_flight_;
+    }
+    const uint64_t offset = offset_;
+    offset_ += kBufferBytes;
+    pool_->post([this, buffer, offset] {
+      std::string error;
+      try {
+        error = write_block(buffers_[buffer].get(), offset);
+      } catch (...) {
+        error = "out of memory";  // short enough to need no allocation
+      }
+      std::lock_guard lock(mutex_);
       if (!error.empty() && error_.empty()) error_ = std::move(error);
       free_.push_back(buffer);
+      --in_flight_;
       changed_.notify_all();
-    }
+    });
+    return {};
   }
 
+  // On the worker; an output destroyed before finish() still has its queued
+  // buffers written (to a temporary it then removes).
   std::string write_block(const uint8_t* p, uint64_t offset) {
     size_t n = kBufferBytes;
     while (n > 0) {
@@ -194,11 +196,6 @@ class DirectWriter {
     return {};
   }
 
-  struct Queued {
-    size_t buffer;
-    uint64_t offset;
-  };
-
   const int fd_;
   std::vector<std::unique_ptr<uint8_t, decltype(&std::free)>> buffers_;
   // The caller's side: the buffer it fills and the file offset of the next
@@ -206,16 +203,16 @@ class DirectWriter {
   size_t current_ = kNone;
   size_t fill_ = 0;
   uint64_t offset_ = 0;
-  // Shared with the thread, under the mutex.
+  // Shared with the worker, under the mutex.
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<size_t> free_;
-  std::deque<Queued> queue_;
-  bool busy_ = false;
-  bool stop_ = false;
+  size_t in_flight_ = 0;
   std::string error_;
-  bool fell_back_ = false;  // the thread's own
-  std::thread thread_;
+  bool fell_back_ = false;  // the worker's own
+  // Last: destroyed first, running what is still queued while the buffers
+  // and the mutex are alive.
+  std::unique_ptr<ThreadPool> pool_;
 };
 
 // A descriptor written through a buffer (column chunks arrive as many small
@@ -313,14 +310,14 @@ class BufferedFileOutput : public OutputStream {
   // them with the bytes they left.
   void end_direct() {
     uint64_t written = 0;
-    std::vector<uint8_t> rest;
+    std::span<const uint8_t> rest;
     std::string error = direct_->finish(written, rest);
     if (!error.empty()) fail_with(error);
+    buffer_.append(rest.data(), rest.size());
     direct_.reset();
     if (::lseek(fd_, static_cast<off_t>(written), SEEK_SET) < 0) fail("cannot seek");
     written_ = written;
     writeback_from_ = written;
-    buffer_.append(rest.data(), rest.size());
   }
 
   // Asks the kernel to start writing the pages written since the last call,
