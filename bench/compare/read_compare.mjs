@@ -1,7 +1,8 @@
 // Side-by-side read benchmark: parq (1 and 2 threads), DuckDB (threads=1 and
 // 2) and Polars (1 and 2 threads) read every file of generate.mjs into
-// memory, all columns, 5 times each; prints the medians (seconds) and the
-// ratios, among them parq's speedup from a second thread.
+// memory, all columns, 5 times each (parq: 5 alternating rounds of 3 runs at
+// each thread count); prints the medians (seconds) and the ratios, among
+// them parq's speedup from a second thread.
 //   npm ci && node read_compare.mjs [path/to/parq]
 // PARQ_BENCH_FILES=polars,arrowrs keeps the files whose names contain one of
 // the words (and generates only those, with their sources);
@@ -17,10 +18,21 @@ const repeat = Number(process.env.PARQ_BENCH_REPEAT ?? 5);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function parqRead(path, threads) {
-  const out = JSON.parse(execFileSync(parq, ['bench', 'read', path, '--json', '--repeat', String(repeat),
+function parqRead(path, threads, runs) {
+  return JSON.parse(execFileSync(parq, ['bench', 'read', path, '--json', '--repeat', String(runs),
     '--threads', String(threads)]));
-  return { seconds: median(out.seconds), rows: out.rows };
+}
+
+// parq at 1 and 2 threads in alternating rounds (as write_compare.mjs does),
+// so that the machine's drift lands on both sides of the 1t / 2t ratio
+// alike; each side's runs are pooled (`repeat` rounds of 3 runs).
+function parqReadBoth(path) {
+  const one = [], two = [];
+  for (let round = 0; round < repeat; ++round)
+    for (const [threads, into] of round % 2 ? [[2, two], [1, one]] : [[1, one], [2, two]]) into.push(parqRead(path, threads, 3));
+  const pool = (rs) => ({ seconds: median(rs.flatMap((r) => r.seconds)),
+    rows: rs.every((r) => r.rows === rs[0].rows) ? rs[0].rows : NaN });
+  return [pool(one), pool(two)];
 }
 
 async function duckdbShape(path) {
@@ -58,8 +70,7 @@ const problems = [];
 for (const f of files) {
   const path = dataDir + f.name;
   const r = { file: f.name, ...(await duckdbShape(path)) };
-  const p1 = parqRead(path, 1);
-  const p2 = parqRead(path, 2);
+  const [p1, p2] = parqReadBoth(path);
   for (const p of [p1, p2])
     if (p.rows !== r.rows) problems.push(`${f.name}: parq read ${p.rows} rows, DuckDB counts ${r.rows}`);
   r.parq1 = p1.seconds;

@@ -164,7 +164,10 @@ class FileWriter::Impl {
       columns_.push_back(std::make_unique<ColumnWriter>(column, resolve_column_options(options_, column),
                                                         encryptor_.get(), static_cast<int32_t>(i)));
     }
-    if (options_.threads > 1) pool_ = std::make_unique<ThreadPool>(options_.threads);
+    if (options_.threads > 1) {
+      pool_ = std::make_unique<ThreadPool>(options_.threads);
+      write_out_pool_ = std::make_unique<ThreadPool>(2);
+    }
     leaves_.resize(shredder_.num_fields());
     field_order_ = CostOrder(shredder_.num_fields());
     metadata_.version = options_.page_version == 2 ? 2 : 1;
@@ -484,9 +487,9 @@ class FileWriter::Impl {
   }
 
   // A finished row group's chunks, written to the output in order. With
-  // threads, a worker writes them while the caller goes on encoding the
-  // next row group, so that the copying into the file is not time both
-  // threads wait through; whatever touches the output next settles it
+  // threads, a worker of its own writes them while the encoding threads go
+  // on with the next row group, so that the copying into the file is not
+  // time they wait through; whatever touches the output next settles it
   // first (settle_write_out). Not with checkpoints: their byte limit reads
   // the output's position after every slice.
   void write_out(std::vector<ColumnChunkPages> chunks) {
@@ -498,7 +501,7 @@ class FileWriter::Impl {
     writing_ = std::move(chunks);
     for (const ColumnChunkPages& chunk : writing_) writing_bytes_ += static_cast<size_t>(chunk.size());
     writing_done_ = false;
-    pool_->post([this] {
+    write_out_pool_->post([this] {
       std::exception_ptr error;
       try {
         write_chunks(writing_);
@@ -671,6 +674,9 @@ class FileWriter::Impl {
   RecordBatch adapted_;  // write()'s batch with its VARIANT columns shredded
   std::vector<std::unique_ptr<ColumnWriter>> columns_;
   std::unique_ptr<ThreadPool> pool_;
+  // One worker of its own for write_out: the output waits on the disk at
+  // times, and on `pool_` that wait would take a worker from the encoding.
+  std::unique_ptr<ThreadPool> write_out_pool_;
   std::vector<std::vector<ShreddedLeaf>> leaves_;  // per field, reused across slices
   CostOrder field_order_;                          // of the fields, for threads
   format::FileMetaData metadata_;
