@@ -127,8 +127,9 @@ const Command kBenchCommand = {
     "write: loads FILE's rows into memory, then writes them K times with the\n"
     "default settings changed only by the options given (see 'parq rewrite\n"
     "--help'), to a temporary file (or --out PATH, or memory), each run timed\n"
-    "from opening the writer to the renamed, flushed file. --json prints one\n"
-    "object with \"bytes\" (the output's size), \"seconds\" and the peak RSS.\n"
+    "from opening the writer to the renamed, flushed file (the file of the run\n"
+    "before is deleted first, untimed). --json prints one object with \"bytes\"\n"
+    "(the output's size), \"seconds\" and the peak RSS.\n"
     "\n" PARQ_KEY_HELP,
     run_bench,
 };
