@@ -171,6 +171,25 @@ void DeltaByteArrayDecoder::consume(size_t count, size_t suffix_bytes, const uin
   chunk_pos_ += count;
 }
 
+// The space to reserve for a piece's values. Their claimed lengths are
+// numbers from the file: a small sum is reserved as it is (one pass that
+// vectorizes), a large one only up to the first prefix longer than the
+// value before it (or negative), which the rebuild stops at and fails, so
+// that no reservation is sized by a prefix no value backs.
+int64_t DeltaByteArrayDecoder::reserved_bytes(const int32_t* prefix, const int32_t* suffix, size_t count) const {
+  constexpr int64_t kUncheckedReserve = int64_t{1} << 20;
+  int64_t total = 0;
+  for (size_t i = 0; i < count; ++i) total += int64_t{std::max(prefix[i], 0)} + suffix[i];
+  if (total <= kUncheckedReserve) return total;
+  total = 0;
+  int64_t previous = static_cast<int64_t>(previous_.size());
+  for (size_t i = 0; i < count && prefix[i] >= 0 && prefix[i] <= previous; ++i) {
+    previous = int64_t{prefix[i]} + suffix[i];
+    total += previous;
+  }
+  return total;
+}
+
 size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
   size_t done = 0;
   while (done < n) {
@@ -179,11 +198,7 @@ size_t DeltaByteArrayDecoder::decode(ByteArrayBatch& out, size_t n) {
     if (count == 0) break;
     const int32_t* prefix = piece.prefix;
     const int32_t* suffix = piece.suffix;
-    // A negative prefix fails below, but only when the rebuild reaches it:
-    // the values before it are written first, so the space reserved must
-    // not shrink by it.
-    int64_t total = 0;
-    for (size_t i = 0; i < count; ++i) total += int64_t{std::max(prefix[i], 0)} + suffix[i];
+    int64_t total = reserved_bytes(prefix, suffix, count);
     if (total < 0 || !out.fits(static_cast<size_t>(total))) {
       int64_t fit = 0;
       size_t k = 0;

@@ -192,6 +192,35 @@ TEST(DeltaByteArray, Malformed) {
   }
 }
 
+TEST(DeltaByteArray, AClaimedPrefixReservesNothing) {
+  // Prefix lengths 0 and 1 GiB; the first value is 2 bytes, so the second
+  // prefix is a number from the file that no value backs. The decoder must
+  // fail on it without first reserving the gigabyte it claims.
+  for (size_t valid : {0, 1, 300}) {
+    std::vector<int32_t> prefixes(valid + 2, 0);
+    prefixes.back() = int32_t{1} << 30;
+    DeltaBinaryPackedEncoder<int32_t> prefix_encoder;
+    prefix_encoder.put(prefixes.data(), prefixes.size());
+    ByteArrayBatch suffixes;
+    for (size_t i = 0; i + 1 < prefixes.size(); ++i) suffixes.append("ab");
+    suffixes.append("c");
+    DeltaLengthByteArrayEncoder suffix_encoder;
+    suffix_encoder.put(suffixes);
+    Buffer bytes;
+    prefix_encoder.flush(bytes);
+    suffix_encoder.flush(bytes);
+    DeltaByteArrayDecoder dec(bytes.data(), bytes.size());
+    ByteArrayBatch out;
+    try {
+      dec.decode(out, prefixes.size());
+      ADD_FAILURE() << "no error for a prefix past the previous value, after " << valid + 1 << " values";
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("prefix length 1073741824")) << valid;
+    }
+    EXPECT_LT(out.data_buffer().capacity(), size_t{1} << 20) << valid;
+  }
+}
+
 }  // namespace
 }  // namespace parq::encoding
 

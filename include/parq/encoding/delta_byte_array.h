@@ -48,6 +48,7 @@ class DeltaByteArrayDecoder {
   };
   Pieces next_pieces(size_t n);
   void consume(size_t count, size_t suffix_bytes, const uint8_t* last, size_t last_len);
+  int64_t reserved_bytes(const int32_t* prefix, const int32_t* suffix, size_t count) const;
   [[noreturn]] void bad_prefix(size_t i, int32_t prefix, size_t previous) const;
   [[noreturn]] void bad_width(size_t i, size_t length, size_t width) const;
 
