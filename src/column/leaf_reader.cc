@@ -277,11 +277,14 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
   }
   if (column_.max_repetition_level > 0)
     std::memcpy(out.rep.extend(bytes), page_rep_.data_as<int16_t>() + page_pos_, bytes);
+  const size_t bytes_before = out.values.bytes.data_size();
   try {
     values_.read(static_cast<size_t>(non_null), out.values);
   } catch (const Error& e) {
     with_context(e);
   }
+  byte_array_bytes_ += static_cast<int64_t>(out.values.bytes.data_size() - bytes_before);
+  byte_array_values_ += non_null;
   out.num_entries += entries;
   page_pos_ += entries;
   counters_.values_decoded += entries;
@@ -305,7 +308,33 @@ void LeafReader::skip_entries(int64_t entries) {
   counters_.values_skipped += entries;
 }
 
+// Room for a flat column's batch of `records` values up front: a batch
+// takes values from several pages, and a buffer grown page by page copies
+// what it holds each time. Byte arrays by the mean length of the values
+// read so far (none yet: no guess), within the batch's byte limit.
+void LeafReader::reserve(int64_t records, LeafValues& out) const {
+  const auto n = static_cast<size_t>(records);
+  const int32_t width = plain_width(column_.type.physical, column_.type.type_length);
+  if (width > 0) {
+    out.fixed.reserve(n * static_cast<size_t>(width));
+    return;
+  }
+  out.bytes.offsets_buffer().reserve((n + 1) * sizeof(int32_t));
+  if (byte_array_values_ == 0) return;
+  const double mean = static_cast<double>(byte_array_bytes_) / static_cast<double>(byte_array_values_);
+  // Up to 32 bytes a value, as the PLAIN decoder's fast loop asks room
+  // for, but not past twice the mean: short values would hold far more
+  // than they fill.
+  const double per_value = std::max(mean * 1.0625, std::min(32.0, 2 * mean));
+  const double wanted =
+      std::min(per_value * static_cast<double>(n), static_cast<double>(encoding::kMaxByteArrayBatchBytes));
+  size_t bytes = static_cast<size_t>(wanted);
+  while (bytes > 0 && !out.bytes.fits(bytes)) bytes /= 2;
+  out.bytes.data_buffer().reserve(bytes);
+}
+
 int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {
+  if (out.num_entries == 0 && column_.max_repetition_level == 0) reserve(records, out.values);
   int64_t done = 0;
   for (;;) {
     int64_t passed = 0;
