@@ -1,12 +1,12 @@
 // Side-by-side read benchmark: parq (1 and 2 threads), DuckDB (threads=1 and
 // 2) and Polars (1 and 2 threads) read every file of generate.mjs into
-// memory, all columns, 5 times each (parq: 5 alternating rounds of 3 runs at
-// each thread count); prints the medians (seconds) and the ratios, among
-// them parq's speedup from a second thread.
+// memory, all columns, in 3 rounds of 3 runs each (see measure()); prints
+// the medians (seconds) and the ratios, among them parq's speedup from a
+// second thread.
 //   npm ci && node read_compare.mjs [path/to/parq]
 // PARQ_BENCH_FILES=polars,arrowrs keeps the files whose names contain one of
 // the words (and generates only those, with their sources);
-// PARQ_BENCH_REPEAT=K changes the run count.
+// PARQ_BENCH_REPEAT=K changes the round count.
 // DuckDB scans are timed with SELECT any_value(COLUMNS(*)), which makes it
 // decode every column (count(col) lets it skip reading).
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -14,25 +14,13 @@ import { execFileSync } from 'node:child_process';
 import { dataDir, generate, selectFiles } from './generate.mjs';
 
 const parq = process.argv[2] ?? new URL('../../build/parq', import.meta.url).pathname;
-const repeat = Number(process.env.PARQ_BENCH_REPEAT ?? 5);
+const repeat = Number(process.env.PARQ_BENCH_REPEAT ?? 3);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function parqRead(path, threads, runs) {
   return JSON.parse(execFileSync(parq, ['bench', 'read', path, '--json', '--repeat', String(runs),
     '--threads', String(threads)]));
-}
-
-// parq at 1 and 2 threads in alternating rounds (as write_compare.mjs does),
-// so that the machine's drift lands on both sides of the 1t / 2t ratio
-// alike; each side's runs are pooled (`repeat` rounds of 3 runs).
-function parqReadBoth(path) {
-  const one = [], two = [];
-  for (let round = 0; round < repeat; ++round)
-    for (const [threads, into] of round % 2 ? [[2, two], [1, one]] : [[1, one], [2, two]]) into.push(parqRead(path, threads, 3));
-  const pool = (rs) => ({ seconds: median(rs.flatMap((r) => r.seconds)),
-    rows: rs.every((r) => r.rows === rs[0].rows) ? rs[0].rows : NaN });
-  return [pool(one), pool(two)];
 }
 
 async function duckdbShape(path) {
@@ -43,24 +31,58 @@ async function duckdbShape(path) {
   return { rows: Number(rows), columns };
 }
 
-async function duckdbRead(path, threads) {
+async function duckdbConnect(threads) {
   const db = await DuckDBInstance.create(':memory:', { threads: String(threads) });
-  const con = await db.connect();
+  return db.connect();
+}
+
+async function duckdbRead(con, path, runs) {
   const seconds = [];
-  for (let k = 0; k < repeat; ++k) {
+  for (let k = 0; k < runs; ++k) {
     const start = process.hrtime.bigint();
     await con.run(`SELECT any_value(COLUMNS(*)) FROM read_parquet('${path}')`);
     seconds.push(Number(process.hrtime.bigint() - start) / 1e9);
   }
-  return median(seconds);
+  return seconds;
 }
 
-function polarsRead(path, threads) {
+function polarsRead(path, threads, runs) {
   const script = new URL('./polars_read.mjs', import.meta.url).pathname;
-  const out = execFileSync(process.execPath, [script, path, String(repeat)], {
+  const out = execFileSync(process.execPath, [script, path, String(runs)], {
     env: { ...process.env, POLARS_MAX_THREADS: String(threads) },
   });
-  return median(JSON.parse(out));
+  return JSON.parse(out);
+}
+
+// Every engine and thread count in each of `repeat` rounds of 3 runs, the
+// order turning each round, and each one's runs pooled: the machine's
+// drift over minutes lands on every side of every ratio alike, where one
+// engine's runs after another's would compare two different machines.
+// Each round's first run is a warm-up, not counted: parq and Polars start
+// a process a round, whose first read takes fresh memory (0.6-0.9 s where
+// the next take 0.5 s), while DuckDB keeps its instances.
+async function measure(path) {
+  const cons = { 1: await duckdbConnect(1), 2: await duckdbConnect(2) };
+  const runs = {};
+  const rows = new Set();
+  const jobs = [];
+  for (const threads of [1, 2]) {
+    jobs.push([`parq${threads}`, async () => {
+      const r = parqRead(path, threads, 4);
+      rows.add(r.rows);
+      return r.seconds.slice(1);
+    }]);
+    jobs.push([`duckdb${threads}`, async () => (await duckdbRead(cons[threads], path, 4)).slice(1)]);
+    jobs.push([`polars${threads}`, async () => polarsRead(path, threads, 4).slice(1)]);
+  }
+  for (let round = 0; round < repeat; ++round)
+    for (let k = 0; k < jobs.length; ++k) {
+      const [name, run] = jobs[(k + round) % jobs.length];
+      (runs[name] ??= []).push(...(await run()));
+    }
+  const r = Object.fromEntries(Object.entries(runs).map(([name, xs]) => [name, median(xs)]));
+  r.parqRows = rows.size === 1 ? [...rows][0] : NaN;
+  return r;
 }
 
 const files = selectFiles(process.env.PARQ_BENCH_FILES);
@@ -69,16 +91,8 @@ const rows = [];
 const problems = [];
 for (const f of files) {
   const path = dataDir + f.name;
-  const r = { file: f.name, ...(await duckdbShape(path)) };
-  const [p1, p2] = parqReadBoth(path);
-  for (const p of [p1, p2])
-    if (p.rows !== r.rows) problems.push(`${f.name}: parq read ${p.rows} rows, DuckDB counts ${r.rows}`);
-  r.parq1 = p1.seconds;
-  r.parq2 = p2.seconds;
-  r.duckdb1 = await duckdbRead(path, 1);
-  r.duckdb2 = await duckdbRead(path, 2);
-  r.polars1 = polarsRead(path, 1);
-  r.polars2 = polarsRead(path, 2);
+  const r = { file: f.name, ...(await duckdbShape(path)), ...(await measure(path)) };
+  if (r.parqRows !== r.rows) problems.push(`${f.name}: parq read ${r.parqRows} rows, DuckDB counts ${r.rows}`);
   rows.push(r);
   process.stderr.write(`${f.name} done\n`);
 }

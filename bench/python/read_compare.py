@@ -8,10 +8,11 @@ Files default to the lineitem files of bench/compare/data (made by
 bench/compare/generate.mjs). Reads produce an Arrow table in pyarrow for
 every library (parq's zero-copy export included in its time), at 1 and 2
 threads: pyarrow by set_cpu_count, DuckDB by its threads setting, both in
-this process; Polars fixes its pool when imported, so its reads run in one
-child process per thread count (POLARS_MAX_THREADS). Writes: the first file's
-rows, loaded once, written with SNAPPY by each library. PARQ_BENCH_REPEAT=K
-changes the run count (5).
+this process; Polars fixes its pool when imported, so its reads run in a
+child process (POLARS_MAX_THREADS) each round. Reads take rounds of 3 runs
+of every library in turn, after a warm-up run each (PARQ_BENCH_ROUNDS, 3). Writes: the first file's
+rows, loaded once, written with SNAPPY by each library, median of
+PARQ_BENCH_REPEAT runs (5).
 """
 
 from __future__ import annotations
@@ -32,16 +33,8 @@ import pyarrow.parquet as pq
 import parq
 
 REPEAT = int(os.environ.get("PARQ_BENCH_REPEAT", "5"))
+ROUNDS = int(os.environ.get("PARQ_BENCH_ROUNDS", "3"))
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def median_time(fn, repeat: int = REPEAT) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def parq_read(path: str, threads: int) -> pa.Table:
@@ -62,7 +55,7 @@ def duckdb_read(con: duckdb.DuckDBPyConnection, path: str) -> pa.Table:
 
 
 POLARS_CHILD = """
-import json, statistics, sys, time
+import json, sys, time
 import polars as pl
 path, repeat = sys.argv[1], int(sys.argv[2])
 times = []
@@ -70,39 +63,82 @@ for _ in range(repeat):
     start = time.perf_counter()
     df = pl.read_parquet(path)
     times.append(time.perf_counter() - start)
-print(json.dumps({"seconds": statistics.median(times), "rows": df.height}))
+print(json.dumps({"seconds": times, "rows": df.height}))
 """
 
 
-def polars_read(path: str, threads: int) -> tuple[float, int]:
+def polars_read(path: str, threads: int, runs: int) -> tuple[list[float], int]:
     env = dict(os.environ, POLARS_MAX_THREADS=str(threads))
     out = subprocess.run(
-        [sys.executable, "-c", POLARS_CHILD, path, str(REPEAT)], env=env, check=True, capture_output=True, text=True
+        [sys.executable, "-c", POLARS_CHILD, path, str(runs)], env=env, check=True, capture_output=True, text=True
     )
     r = json.loads(out.stdout)
     return r["seconds"], r["rows"]
 
 
+def run_times(fn, runs: int) -> list[float]:
+    """`runs` timed runs after one warm-up, as every job of a round has."""
+    fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def read_row(path: str) -> dict:
+    """Every library and thread count in each of ROUNDS rounds of 3 runs,
+    the order turning each round, each one's runs pooled: the machine's
+    drift over minutes lands on every side of every ratio alike."""
     rows = pq.ParquetFile(path).metadata.num_rows
-    r: dict = {"file": Path(path).stem, "rows": rows}
     for threads in (1, 2):
         got = parq_read(path, threads).num_rows
         if got != rows:
             raise SystemExit(f"{path}: parq read {got} rows, the footer says {rows}")
-        # (Only the count is kept: a table held through the timed runs would
-        # make each of them take fresh memory.)
-        r[f"parq{threads}"] = median_time(lambda: parq_read(path, threads))
-        r[f"pyarrow{threads}"] = median_time(lambda: pyarrow_read(path, threads))
-        con = duckdb.connect(config={"threads": threads})
-        r[f"duckdb{threads}"] = median_time(lambda: duckdb_read(con, path))
+    cons = {t: duckdb.connect(config={"threads": t}) for t in (1, 2)}
+
+    def polars_job(threads: int):
+        def run() -> list[float]:
+            seconds, polars_rows = polars_read(path, threads, 4)
+            if polars_rows != rows:
+                raise SystemExit(f"{path}: Polars read {polars_rows} rows, the footer says {rows}")
+            return seconds[1:]  # the child's first read is its warm-up
+        return run
+
+    # (parq's Table is dropped after each run: one held through the timed
+    # runs would make each of them take fresh memory.)
+    jobs = []
+    for t in (1, 2):
+        jobs.append((f"parq{t}", lambda t=t: run_times(lambda: parq_read(path, t), 3)))
+        jobs.append((f"pyarrow{t}", lambda t=t: run_times(lambda: pyarrow_read(path, t), 3)))
+        jobs.append((f"duckdb{t}", lambda t=t: run_times(lambda: duckdb_read(cons[t], path), 3)))
+        jobs.append((f"polars{t}", polars_job(t)))
+    samples: dict[str, list[float]] = {}
+    for round_ in range(ROUNDS):
+        for k in range(len(jobs)):
+            name, run = jobs[(k + round_) % len(jobs)]
+            samples.setdefault(name, []).extend(run())
+        print(f"{Path(path).stem} round {round_ + 1} done", file=sys.stderr)
+    for con in cons.values():
         con.close()
-        seconds, polars_rows = polars_read(path, threads)
-        if polars_rows != rows:
-            raise SystemExit(f"{path}: Polars read {polars_rows} rows, the footer says {rows}")
-        r[f"polars{threads}"] = seconds
-        print(f"{r['file']} {threads}t done", file=sys.stderr)
+    r: dict = {"file": Path(path).stem, "rows": rows}
+    r.update({name: statistics.median(xs) for name, xs in samples.items()})
     return r
+
+
+def write_times(fn, out: str) -> float:
+    """Median of REPEAT writes of `out`; the run before's file is deleted
+    first, untimed, as parq bench write does: replacing it frees its blocks,
+    the file system's work on the old file."""
+    times = []
+    for _ in range(REPEAT):
+        if os.path.exists(out):
+            os.remove(out)
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def write_row(path: str) -> dict:
@@ -113,11 +149,11 @@ def write_row(path: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.parquet")
         r = {"file": Path(path).stem}
-        r["parq"] = median_time(lambda: parq.write_table(table, out, codec="snappy"))
+        r["parq"] = write_times(lambda: parq.write_table(table, out, codec="snappy"), out)
         r["parq_bytes"] = os.path.getsize(out)
-        r["pyarrow"] = median_time(lambda: pq.write_table(table, out, compression="snappy"))
+        r["pyarrow"] = write_times(lambda: pq.write_table(table, out, compression="snappy"), out)
         r["pyarrow_bytes"] = os.path.getsize(out)
-        r["polars"] = median_time(lambda: frame.write_parquet(out, compression="snappy"))
+        r["polars"] = write_times(lambda: frame.write_parquet(out, compression="snappy"), out)
         r["polars_bytes"] = os.path.getsize(out)
     return r
 
