@@ -76,15 +76,21 @@ def polars_read(path: str, threads: int, runs: int) -> tuple[list[float], int]:
     return r["seconds"], r["rows"]
 
 
-def run_times(fn, runs: int) -> list[float]:
-    """`runs` timed runs after one warm-up, as every job of a round has."""
-    fn()
+def timed(fn, runs: int, before=lambda: None) -> list[float]:
+    """`runs` run times of fn, `before` run untimed ahead of each."""
     times = []
     for _ in range(runs):
+        before()
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
     return times
+
+
+def run_times(fn, runs: int) -> list[float]:
+    """`runs` timed runs after one warm-up, as every job of a round has."""
+    fn()
+    return timed(fn, runs)
 
 
 def read_row(path: str) -> dict:
@@ -131,14 +137,7 @@ def write_times(fn, out: str) -> float:
     """Median of REPEAT writes of `out`; the run before's file is deleted
     first, untimed, as parq bench write does: replacing it frees its blocks,
     the file system's work on the old file."""
-    times = []
-    for _ in range(REPEAT):
-        if os.path.exists(out):
-            os.remove(out)
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(timed(fn, REPEAT, before=lambda: os.path.exists(out) and os.remove(out)))
 
 
 def write_row(path: str) -> dict:

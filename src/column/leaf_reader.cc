@@ -334,7 +334,10 @@ void LeafReader::reserve(int64_t records, LeafValues& out) const {
 }
 
 int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {
-  if (out.num_entries == 0 && column_.max_repetition_level == 0) reserve(records, out.values);
+  // Only a batch that goes on past the current page grows its buffers; one
+  // inside it is decoded (or viewed, PLAIN fixed-width) in one go.
+  if (out.num_entries == 0 && column_.max_repetition_level == 0 && page_entries_ - page_pos_ < records)
+    reserve(records, out.values);
   int64_t done = 0;
   for (;;) {
     int64_t passed = 0;
