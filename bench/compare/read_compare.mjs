@@ -18,9 +18,11 @@ const repeat = Number(process.env.PARQ_BENCH_REPEAT ?? 3);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+// parq's two thread counts take turns run by run in one process, so that
+// the speedup from a second thread compares runs of one moment.
 function parqRead(path, threads, runs) {
   return JSON.parse(execFileSync(parq, ['bench', 'read', path, '--json', '--repeat', String(runs),
-    '--threads', String(threads)]));
+    '--threads', threads.join(',')]));
 }
 
 async function duckdbShape(path) {
@@ -58,27 +60,28 @@ function polarsRead(path, threads, runs) {
 // order turning each round, and each one's runs pooled: the machine's
 // drift over minutes lands on every side of every ratio alike, where one
 // engine's runs after another's would compare two different machines.
-// Each round's first run is a warm-up, not counted: parq and Polars start
-// a process a round, whose first read takes fresh memory (0.6-0.9 s where
-// the next take 0.5 s), while DuckDB keeps its instances.
+// Each round's first run is a warm-up, not counted (for parq, the first of
+// each thread count): parq and Polars start a process a round, whose first
+// read takes fresh memory, while DuckDB keeps its instances.
 async function measure(path) {
   const cons = { 1: await duckdbConnect(1), 2: await duckdbConnect(2) };
   const runs = {};
   const rows = new Set();
   const jobs = [];
+  jobs.push(['parq', async () => {
+    const r = parqRead(path, [1, 2], 4);
+    rows.add(r.rows);
+    return { parq1: r.seconds[0].slice(1), parq2: r.seconds[1].slice(1) };
+  }]);
   for (const threads of [1, 2]) {
-    jobs.push([`parq${threads}`, async () => {
-      const r = parqRead(path, threads, 4);
-      rows.add(r.rows);
-      return r.seconds.slice(1);
-    }]);
     jobs.push([`duckdb${threads}`, async () => (await duckdbRead(cons[threads], path, 4)).slice(1)]);
     jobs.push([`polars${threads}`, async () => polarsRead(path, threads, 4).slice(1)]);
   }
   for (let round = 0; round < repeat; ++round)
     for (let k = 0; k < jobs.length; ++k) {
       const [name, run] = jobs[(k + round) % jobs.length];
-      (runs[name] ??= []).push(...(await run()));
+      const got = await run();
+      for (const [key, xs] of Object.entries(Array.isArray(got) ? { [name]: got } : got)) (runs[key] ??= []).push(...xs);
     }
   const r = Object.fromEntries(Object.entries(runs).map(([name, xs]) => [name, median(xs)]));
   r.parqRows = rows.size === 1 ? [...rows][0] : NaN;

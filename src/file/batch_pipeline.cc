@@ -111,9 +111,10 @@ BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_
     // budget still bounds what they hold.
     const size_t leaves = std::max<size_t>(1, config_.leaves.size());
     max_window_ = std::max(max_window_, std::min(8 * threads, (8 * threads + leaves - 1) / leaves));
-    // Pairs of lanes decompress faster together on one thread, but with
-    // few columns they leave too few tasks for the threads.
-    if (config_.leaves.size() < 4 * static_cast<size_t>(config_.threads)) max_pair_ = 1;
+    // With a single column, pairs of lanes would leave too few tasks for
+    // the threads; with more, a pair's second lane may come from a later
+    // batch (see pick).
+    if (config_.leaves.size() < 2) max_pair_ = 1;
   }
 }
 
@@ -246,7 +247,8 @@ bool BatchPipeline::judgement_ready(const Batch& b) const {
 
 // The most urgent runnable task: a row group to open, then the earliest
 // batch's verdict or lanes (two lanes at a time, whose pages decompress
-// together).
+// together: the second may come from a later batch, even of another row
+// group, when the first batch has no other lane ready).
 BatchPipeline::Task BatchPipeline::pick() {
   Task t;
   if (restart_) return t;  // wait for the running tasks, then restart
@@ -262,6 +264,7 @@ BatchPipeline::Task BatchPipeline::pick() {
   for (auto& bp : window_) {
     Batch& b = *bp;
     Group& g = *b.group;
+    if (t.count > 0 && judgement_ready(b)) break;  // the lane found goes first
     if (judgement_ready(b)) {
       b.judging = true;
       ++running_;
@@ -284,18 +287,17 @@ BatchPipeline::Task BatchPipeline::pick() {
           continue;
         }
       }
+      b.lanes[s] = Lane::kRunning;
+      t.batches[t.count] = &b;
       t.slots[t.count++] = s;
     }
-    if (t.count > 0) {
-      t.kind = Task::Kind::kRead;
-      t.batch = &b;
-      t.group = &g;
-      for (size_t k = 0; k < t.count; ++k) {
-        b.lanes[t.slots[k]] = Lane::kRunning;
-      }
-      ++running_;
-      return t;
-    }
+    if (t.count == max_pair_) break;
+  }
+  if (t.count > 0) {
+    t.kind = Task::Kind::kRead;
+    t.batch = t.batches[0];
+    t.group = t.batch->group;
+    ++running_;
   }
   return t;
 }
@@ -307,6 +309,7 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   const auto start = std::chrono::steady_clock::now();
   std::exception_ptr error;
   std::optional<Error> full;
+  size_t lanes_done = 0;
   try {
     switch (task.kind) {
       case Task::Kind::kOpen:
@@ -316,7 +319,7 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
         open(*task.group, true);
         break;
       case Task::Kind::kRead:
-        read(*task.batch, task);
+        read(task, lanes_done);
         break;
       case Task::Kind::kVerdict:
         judge(*task.batch);
@@ -332,10 +335,14 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   lock.lock();
   --running_;
   if (full) {
+    // The lanes read before the full one are done (they come earlier in
+    // the file, so the restart keeps them); the rest go with the restart.
+    for (size_t k = 0; k < lanes_done; ++k) finish_lane(*task.batches[k], task.slots[k]);
+    Batch* failed = task.batches[lanes_done];
     // The earliest row group asking wins: a restart drops what follows it.
-    if (!restart_ || task.group->plan_index < restart_->plan_index) {
-      restart_ = task.group;
-      restart_rows_ = task.batch ? task.batch->data.rows : task.group->batch_rows;
+    if (!restart_ || failed->group->plan_index < restart_->plan_index) {
+      restart_ = failed->group;
+      restart_rows_ = failed->data.rows;
       restart_reason_ = *full;
     }
   } else if (error) {
@@ -351,10 +358,10 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
 
 // Under the lock: the task's lanes took their share of its time.
 void BatchPipeline::note_lane_time(const Task& task, std::chrono::steady_clock::time_point start) {
-  const double rows = static_cast<double>(std::max<int64_t>(1, task.batch->data.rows));
-  const double per_lane = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
-                          static_cast<double>(task.count) / rows;
-  for (size_t k = 0; k < task.count; ++k) slot_order_.note(task.slots[k], per_lane);
+  const double per_lane =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / static_cast<double>(task.count);
+  for (size_t k = 0; k < task.count; ++k)
+    slot_order_.note(task.slots[k], per_lane / static_cast<double>(std::max<int64_t>(1, task.batches[k]->data.rows)));
   slot_order_.sort();
 }
 
@@ -596,13 +603,13 @@ void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_
 // 0 always), else only the kept rows (LeafReader::read_selected skips the
 // others, whole pages undecompressed). Rows the plan or the verdicts left out since the
 // reader's last batch are skipped first.
-void BatchPipeline::read(Batch& b, const Task& task) {
-  Group& g = *b.group;
-  DecodedBatch& d = b.data;
+void BatchPipeline::read(const Task& task, size_t& done) {
   std::vector<PageDecompression> staged;
   bool all_rows[2] = {true, true};
   for (size_t k = 0; k < task.count; ++k) {
     const size_t s = task.slots[k];
+    Group& g = *task.batches[k]->group;
+    const DecodedBatch& d = task.batches[k]->data;
     LeafReader& reader = *g.readers[s];
     if (const int64_t gap = d.first - g.row[s]; gap > 0) {
       check_count(g, s, reader.skip_records(gap), gap);
@@ -615,6 +622,8 @@ void BatchPipeline::read(Batch& b, const Task& task) {
   run_decompressions(staged);
   for (size_t k = 0; k < task.count; ++k) {
     const size_t s = task.slots[k];
+    Group& g = *task.batches[k]->group;
+    DecodedBatch& d = task.batches[k]->data;
     LeafReader& reader = *g.readers[s];
     LeafBatch& out = d.leaves[s];
     out.clear();
@@ -630,6 +639,7 @@ void BatchPipeline::read(Batch& b, const Task& task) {
       judge_->measured(
           s, d.rows,
           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    ++done;
   }
 }
 
@@ -651,31 +661,9 @@ void BatchPipeline::finish(const Task& task) {
     case Task::Kind::kFetchLate:
       task.group->late = Group::Late::kReady;
       break;
-    case Task::Kind::kRead: {
-      Batch& b = *task.batch;
-      Group& g = *task.group;
-      for (size_t k = 0; k < task.count; ++k) {
-        const size_t s = task.slots[k];
-        b.lanes[s] = Lane::kDone;
-        --b.lanes_left;
-        const LeafReadCounters& now = g.readers[s]->counters();
-        LeafReadCounters& seen = g.counted[s];
-        LeafReadCounters& total = counters_.leaves;
-        total.pages_decompressed += now.pages_decompressed - seen.pages_decompressed;
-        total.pages_skipped += now.pages_skipped - seen.pages_skipped;
-        total.values_decoded += now.values_decoded - seen.values_decoded;
-        total.values_skipped += now.values_skipped - seen.values_skipped;
-        seen = now;
-        const int64_t in_reader = g.readers[s]->held_bytes();
-        g.owned += in_reader - g.reader_bytes[s];
-        held_ += in_reader - g.reader_bytes[s];
-        g.reader_bytes[s] = in_reader;
-        const int64_t bytes = held_bytes(b.data.leaves[s]);
-        b.bytes += bytes;
-        held_ += bytes;
-      }
+    case Task::Kind::kRead:
+      for (size_t k = 0; k < task.count; ++k) finish_lane(*task.batches[k], task.slots[k]);
       break;
-    }
     case Task::Kind::kVerdict: {
       Batch& b = *task.batch;
       b.judging = false;
@@ -700,6 +688,29 @@ void BatchPipeline::finish(const Task& task) {
     case Task::Kind::kNone:
       break;
   }
+}
+
+// Under the lock, after a lane is read: marks it done and counts what its
+// reader did and what the batch holds now.
+void BatchPipeline::finish_lane(Batch& b, size_t s) {
+  Group& g = *b.group;
+  b.lanes[s] = Lane::kDone;
+  --b.lanes_left;
+  const LeafReadCounters& now = g.readers[s]->counters();
+  LeafReadCounters& seen = g.counted[s];
+  LeafReadCounters& total = counters_.leaves;
+  total.pages_decompressed += now.pages_decompressed - seen.pages_decompressed;
+  total.pages_skipped += now.pages_skipped - seen.pages_skipped;
+  total.values_decoded += now.values_decoded - seen.values_decoded;
+  total.values_skipped += now.values_skipped - seen.values_skipped;
+  seen = now;
+  const int64_t in_reader = g.readers[s]->held_bytes();
+  g.owned += in_reader - g.reader_bytes[s];
+  held_ += in_reader - g.reader_bytes[s];
+  g.reader_bytes[s] = in_reader;
+  const int64_t bytes = held_bytes(b.data.leaves[s]);
+  b.bytes += bytes;
+  held_ += bytes;
 }
 
 // Puts idle workers to work; each runs tasks until none is runnable.

@@ -131,7 +131,10 @@ class BatchPipeline {
     enum class Kind { kNone, kOpen, kFetchLate, kRead, kVerdict } kind = Kind::kNone;
     Group* group = nullptr;
     Batch* batch = nullptr;
+    // A read's lanes: slot and batch each (two lanes may come from batches
+    // of different row groups, whose chains are independent), in file order.
     size_t slots[2] = {0, 0};
+    Batch* batches[2] = {nullptr, nullptr};
     size_t count = 0;
   };
 
@@ -143,11 +146,13 @@ class BatchPipeline {
   // offset index where rows are left out).
   std::vector<fetch::ChunkRequest> requests_of(const RowGroupPlan& plan, const std::vector<size_t>& slots) const;
   std::vector<ChunkBytes> fetch_ahead(const Group& g, const std::vector<size_t>& slots, bool late);
-  void read(Batch& b, const Task& task);
+  // Reads the task's lanes in order; `done` counts those read.
+  void read(const Task& task, size_t& done);
   void judge(Batch& b);
   bool lane_ready(const Batch& b, size_t slot) const;
   bool judgement_ready(const Batch& b) const;
   void finish(const Task& task);
+  void finish_lane(Batch& b, size_t slot);
   void close_front_groups();
   void restart();
   void note_lane_time(const Task& task, std::chrono::steady_clock::time_point start);

@@ -21,6 +21,26 @@ TEST(BenchCommand, ReadReportsEachRun) {
   EXPECT_GT(j["bytes"].get<int64_t>(), 0);
 }
 
+// Thread counts given as a list take turns: K runs of each, reported per
+// count in the list's order.
+TEST(BenchCommand, ReadTakesTurnsOverThreadCounts) {
+  CommandResult r = run_tool(
+      {"bench", "read", (corpus_dir() / "data" / kFile).string(), "--json", "--repeat", "2", "--threads", "1,2,3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["rows"], 7300);
+  EXPECT_EQ(j["threads"], nlohmann::json::parse("[1, 2, 3]"));
+  ASSERT_EQ(j["seconds"].size(), 3u);
+  for (const auto& runs : j["seconds"]) EXPECT_EQ(runs.size(), 2u);
+
+  CommandResult text = run_tool({"bench", "read", (corpus_dir() / "data" / kFile).string(), "--threads", "1,2"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("1 thread(s)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("2 thread(s)"), std::string::npos) << text.out;
+  EXPECT_EQ(run_tool({"bench", "read", (corpus_dir() / "data" / kFile).string(), "--threads", "1,x"}).exit_code, 2);
+  EXPECT_EQ(run_tool({"bench", "read", (corpus_dir() / "data" / kFile).string(), "--threads", ","}).exit_code, 2);
+}
+
 TEST(BenchCommand, WriteReportsEachRunAndTheOutputSize) {
   const auto out = std::filesystem::temp_directory_path() / "parq-bench-write-test.parquet";
   CommandResult r = run_tool({"bench", "write", (corpus_dir() / "data" / kFile).string(), "--json", "--repeat", "2",
@@ -35,8 +55,8 @@ TEST(BenchCommand, WriteReportsEachRunAndTheOutputSize) {
   EXPECT_EQ(run_tool({"cat", out.string()}).out, run_tool({"cat", (corpus_dir() / "data" / kFile).string()}).out);
   std::filesystem::remove(out);
 
-  CommandResult memory = run_tool({"bench", "write", (corpus_dir() / "data" / kFile).string(), "--json", "--repeat",
-                                   "1", "--to-memory"});
+  CommandResult memory =
+      run_tool({"bench", "write", (corpus_dir() / "data" / kFile).string(), "--json", "--repeat", "1", "--to-memory"});
   ASSERT_EQ(memory.exit_code, 0) << memory.err;
   EXPECT_GT(nlohmann::json::parse(memory.out)["bytes"].get<int64_t>(), 0);
 }
