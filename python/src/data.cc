@@ -91,6 +91,7 @@ class TableSource final : public BatchSource {
  public:
   explicit TableSource(std::shared_ptr<const TableData> data) : data_(std::move(data)) {}
   RecordBatch prototype() const override { return *data_->prototype; }
+  bool offsets_ordered() const override { return data_->offsets_ordered; }
   bool next(RecordBatch& out) override {
     if (next_ >= data_->batches.size()) return false;
     out = view_of(data_->batches[next_++]);
@@ -160,6 +161,7 @@ std::shared_ptr<const TableData> read_table_data(BatchSource& source, Prototype 
   auto data = std::make_shared<TableData>();
   data->prototype = std::move(prototype);
   data->export_threads = threads;
+  data->offsets_ordered = source.offsets_ordered();
   nb::gil_scoped_release release;
   RecordBatch batch;
   while (source.next(batch)) {
@@ -206,6 +208,7 @@ std::shared_ptr<const TableData> PyReader::read_all() {
     throw Error("this reader was handed to an Arrow stream consumer", ErrorKind::kInvalidArgument);
   if (source_ == nullptr && failed_) throw Error("this reader failed earlier", ErrorKind::kInvalidArgument);
   if (source_ != nullptr) {
+    data->offsets_ordered = source_->offsets_ordered();
     RecordBatch batch;
     try {
       while (source_->next(batch)) {

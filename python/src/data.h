@@ -33,6 +33,7 @@ struct TableData {
   // Threads an Arrow stream of the table exports its batches on: those of
   // the read that made it.
   int export_threads = 1;
+  bool offsets_ordered = false;  // as its source said (BatchSource::offsets_ordered)
 };
 
 struct PyTable {

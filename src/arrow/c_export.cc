@@ -288,11 +288,17 @@ void publish(Field&& f, ArrowSchema* out) {
 // Arrays: checks that the buffers cover what the lengths claim, so a bad
 // batch fails here rather than in the consumer.
 
-int64_t checked_offset_end(const Array& a, int64_t limit, const char* what) {
+// `scan`: whether to check that no offset decreases; arrays a reader built
+// have them in order by construction, and the scan reads every offset.
+int64_t checked_offset_end(const Array& a, int64_t limit, const char* what, bool scan) {
   if (a.length == 0 && a.offsets.empty()) return 0;
   if (a.offsets.size() < static_cast<size_t>(a.length + 1) * 4) fail(a, "offsets shorter than length + 1");
   const int32_t* o = a.offsets_data();
   if (o[0] < 0) fail(a, "negative first offset");
+  if (!scan) {
+    if (o[a.length] < o[0] || o[a.length] > limit) fail(a, std::string("offsets run past the ") + what);
+    return o[a.length];
+  }
   // A branch per offset keeps the loop from vectorizing: whole blocks (a
   // trip count the compiler knows) fold their comparisons first.
   constexpr int64_t kBlock = 1024;
@@ -321,7 +327,7 @@ void check_values(const Array& a, size_t bytes_per_slot) {
   if (a.values.size() < static_cast<size_t>(a.length) * bytes_per_slot) fail(a, "values shorter than length");
 }
 
-void check_leaf(const Array& a, const LeafType& t) {
+void check_leaf(const Array& a, const LeafType& t, bool scan) {
   switch (t.conversion) {
     case Conversion::kNull:
       return;
@@ -329,11 +335,11 @@ void check_leaf(const Array& a, const LeafType& t) {
       if (a.values.size() < static_cast<size_t>((a.length + 7) / 8)) fail(a, "values shorter than length");
       return;
     case Conversion::kBinary:
-      checked_offset_end(a, static_cast<int64_t>(a.values.size()), "values");
+      checked_offset_end(a, static_cast<int64_t>(a.values.size()), "values", scan);
       return;
     default:
       if (a.type.physical == Type::BYTE_ARRAY) {
-        checked_offset_end(a, static_cast<int64_t>(a.values.size()), "values");
+        checked_offset_end(a, static_cast<int64_t>(a.values.size()), "values", scan);
       } else {
         if (a.value_width() <= 0) fail(a, "fixed-width column without a width");
         check_values(a, static_cast<size_t>(a.value_width()));
@@ -561,7 +567,7 @@ int64_t push_validity(ArrayNode& node, Array& a) {
   return nulls;
 }
 
-void export_array(Array&& a, ArrowArray* out);
+void export_array(Array&& a, ArrowArray* out, bool scan);
 
 void export_null(int64_t length, ArrowArray* out) { finish(std::make_unique<ArrayNode>(), length, length, out); }
 
@@ -582,11 +588,11 @@ Buffer converted_values(const Array& a, const LeafType& t) {
   }
 }
 
-void export_leaf(Array&& a, ArrowArray* out) {
+void export_leaf(Array&& a, ArrowArray* out, bool scan) {
   LeafType t = leaf_type(a.type);
   if (t.conversion == Conversion::kNull) return export_null(a.length, out);
   check_validity(a);
-  check_leaf(a, t);
+  check_leaf(a, t, scan);
   // Before the bitmap moves into the export: decimals read it to skip null slots.
   Buffer converted = converted_values(a, t);
   auto node = std::make_unique<ArrayNode>();
@@ -606,48 +612,48 @@ void export_leaf(Array&& a, ArrowArray* out) {
   finish(std::move(node), a.length, nulls, out);
 }
 
-void export_struct(Array&& a, ArrowArray* out) {
+void export_struct(Array&& a, ArrowArray* out, bool scan) {
   auto node = std::make_unique<ArrayNode>();
   int64_t nulls = push_validity(*node, a);
   make_children(*node, a.children.size());
   for (Array& c : a.children) {
     if (c.length < a.length) fail(a, "struct child '" + c.name + "' shorter than the struct");
-    export_array(std::move(c), next_child(*node));
+    export_array(std::move(c), next_child(*node), scan);
   }
   finish(std::move(node), a.length, nulls, out);
 }
 
-void export_list(Array&& a, ArrowArray* out) {
+void export_list(Array&& a, ArrowArray* out, bool scan) {
   if (a.children.size() != 1) fail(a, "a list needs exactly one child");
-  checked_offset_end(a, a.children[0].length, "elements");
+  checked_offset_end(a, a.children[0].length, "elements", scan);
   auto node = std::make_unique<ArrayNode>();
   int64_t nulls = push_validity(*node, a);
   node->buffers.push_back(node->keep(std::move(a.offsets)));
   make_children(*node, 1);
-  export_array(std::move(a.children[0]), next_child(*node));
+  export_array(std::move(a.children[0]), next_child(*node), scan);
   finish(std::move(node), a.length, nulls, out);
 }
 
 // The entries struct has no buffers of its own: it only pairs keys and values.
-void export_entries(Array& keys, Array* values, ArrowArray* out) {
+void export_entries(Array& keys, Array* values, ArrowArray* out, bool scan) {
   auto node = std::make_unique<ArrayNode>();
   node->buffers.push_back(nullptr);
   make_children(*node, 2);
   int64_t length = keys.length;
-  export_array(std::move(keys), next_child(*node));
+  export_array(std::move(keys), next_child(*node), scan);
   if (values != nullptr) {
-    export_array(std::move(*values), next_child(*node));
+    export_array(std::move(*values), next_child(*node), scan);
   } else {
     export_null(length, next_child(*node));
   }
   finish(std::move(node), length, 0, out);
 }
 
-void export_map(Array&& a, ArrowArray* out) {
+void export_map(Array&& a, ArrowArray* out, bool scan) {
   if (a.children.empty() || a.children.size() > 2) fail(a, "a map needs keys and at most one values child");
   Array* values = a.children.size() == 2 ? &a.children[1] : nullptr;
   if (values != nullptr && values->length != a.children[0].length) fail(a, "keys and values differ in length");
-  checked_offset_end(a, a.children[0].length, "entries");
+  checked_offset_end(a, a.children[0].length, "entries", scan);
   // Arrow declares map keys non-nullable; a consumer may skip their bitmap.
   check_validity(a.children[0]);
   if (count_nulls(a.children[0].validity, a.children[0].length) != 0) fail(a, "null map key");
@@ -655,20 +661,20 @@ void export_map(Array&& a, ArrowArray* out) {
   int64_t nulls = push_validity(*node, a);
   node->buffers.push_back(node->keep(std::move(a.offsets)));
   make_children(*node, 1);
-  export_entries(a.children[0], values, next_child(*node));
+  export_entries(a.children[0], values, next_child(*node), scan);
   finish(std::move(node), a.length, nulls, out);
 }
 
-void export_array(Array&& a, ArrowArray* out) {
+void export_array(Array&& a, ArrowArray* out, bool scan) {
   switch (a.kind) {
     case ArrayKind::kLeaf:
-      return export_leaf(std::move(a), out);
+      return export_leaf(std::move(a), out, scan);
     case ArrayKind::kStruct:
-      return export_struct(std::move(a), out);
+      return export_struct(std::move(a), out, scan);
     case ArrayKind::kList:
-      return export_list(std::move(a), out);
+      return export_list(std::move(a), out, scan);
     case ArrayKind::kMap:
-      return export_map(std::move(a), out);
+      return export_map(std::move(a), out, scan);
   }
   fail(a, "unknown array kind");
 }
@@ -681,7 +687,7 @@ void export_schema(const RecordBatch& prototype, ArrowSchema* out) {
   publish(std::move(root), out);
 }
 
-void export_batch(RecordBatch&& batch, ArrowArray* out) {
+void export_batch(RecordBatch&& batch, ArrowArray* out, bool offsets_ordered) {
   // Consumed here, so that buffers replaced by conversions are freed now
   // rather than whenever the caller drops its moved-from batch.
   RecordBatch owned = std::move(batch);
@@ -690,7 +696,7 @@ void export_batch(RecordBatch&& batch, ArrowArray* out) {
   root.length = owned.num_rows;
   root.children = std::move(owned.columns);
   ArrowArray exported;
-  export_struct(std::move(root), &exported);
+  export_struct(std::move(root), &exported, !offsets_ordered);
   *out = exported;
 }
 

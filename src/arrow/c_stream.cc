@@ -68,7 +68,7 @@ struct StreamState {
     std::vector<ExportedBatch> out(batches.size());
     pool->parallel_for(batches.size(), [&](size_t i) {
       try {
-        export_batch(std::move(batches[i]), &out[i].array);
+        export_batch(std::move(batches[i]), &out[i].array, source->offsets_ordered());
       } catch (...) {
         out[i].error = std::current_exception();
       }
@@ -119,7 +119,7 @@ int get_next(ArrowArrayStream* stream, ArrowArray* out) {
       }
     } else {
       RecordBatch batch;
-      if (!s.finished && s.source->next(batch)) return export_batch(std::move(batch), out);
+      if (!s.finished && s.source->next(batch)) return export_batch(std::move(batch), out, s.source->offsets_ordered());
     }
     s.finished = true;    // sources need not keep answering false
     *out = ArrowArray{};  // release == nullptr marks the end of the stream

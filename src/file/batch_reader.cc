@@ -339,6 +339,9 @@ class FileBatchReader final : public BatchSource {
     return b;
   }
 
+  // Every offset is a running sum of lengths the decoders checked.
+  bool offsets_ordered() const override { return true; }
+
   bool next(RecordBatch& out) override {
     if (leaves_.empty()) return next_without_columns(out);
     bool more = false;
@@ -521,6 +524,7 @@ class OwningBatchSource final : public BatchSource {
       : file_(std::move(file)), batches_(read_batches(*file_, options)) {}
   RecordBatch prototype() const override { return batches_->prototype(); }
   bool next(RecordBatch& out) override { return batches_->next(out); }
+  bool offsets_ordered() const override { return batches_->offsets_ordered(); }
 
  private:
   std::shared_ptr<const FileReader> file_;

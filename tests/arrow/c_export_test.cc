@@ -1068,6 +1068,33 @@ TEST(ArrowExportBatch, InconsistentBuffersThrowWithoutLeaking) {
   expect_throw(std::move(uneven));
 }
 
+// A source whose offsets are in order by construction (a reader) skips the
+// pass over them; where they end is still checked, in every array.
+TEST(ArrowExportBatch, OrderedOffsetsAreCheckedAtTheirEndsOnly) {
+  auto export_ordered = [](Array a) {
+    RecordBatch b;
+    b.num_rows = a.length;
+    b.columns.push_back(std::move(a));
+    ArrowArray out{};
+    export_batch(std::move(b), &out, true);
+    const int64_t length = out.children[0]->length;
+    out.release(&out);
+    return length;
+  };
+  EXPECT_EQ(export_ordered(binary("s", vt(Type::BYTE_ARRAY), {"ab", "c", "d", "e"})), 4);
+  Array past_end = binary("s", vt(Type::BYTE_ARRAY), {"ab", "c", "d", "e"});
+  past_end.values.resize(2);
+  EXPECT_THROW(export_ordered(std::move(past_end)), Error);
+  Array backwards = binary("s", vt(Type::BYTE_ARRAY), {"ab", "c", "d", "e"});
+  backwards.offsets.data_as<int32_t>()[4] = -1;  // ends before it starts
+  EXPECT_THROW(export_ordered(std::move(backwards)), Error);
+  Array list_past = list("l", {1, 1, 1, 1}, fixed<int32_t>("e", vt(Type::INT32), {1, 2, 3}));
+  EXPECT_THROW(export_ordered(std::move(list_past)), Error);
+  Array short_offsets = binary("s", vt(Type::BYTE_ARRAY), {"ab", "c"});
+  short_offsets.offsets.resize(4);
+  EXPECT_THROW(export_ordered(std::move(short_offsets)), Error);
+}
+
 // ---------------------------------------------------------------------------
 // Stream.
 

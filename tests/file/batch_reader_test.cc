@@ -95,6 +95,39 @@ TEST(BatchReader, PrototypeHasTheProjectedShape) {
   EXPECT_EQ(proto.num_rows, 0);
 }
 
+// A reader promises (offsets_ordered) that no offset of its batches
+// decreases, so that an Arrow export may skip checking them: strings, lists
+// and maps of a nested file, at one and two threads, bear it out.
+bool offsets_never_decrease(const Array& a) {
+  if (!a.offsets.empty()) {
+    const int32_t* o = a.offsets_data();
+    for (int64_t i = 0; i < a.length; ++i)
+      if (o[i + 1] < o[i]) return false;
+  }
+  return std::all_of(a.children.begin(), a.children.end(), offsets_never_decrease);
+}
+
+TEST(BatchReader, SaysItsOffsetsAreInOrder) {
+  for (const char* name : {"nested_structs.rust.parquet", "nullable.impala.parquet", "map_no_value.parquet"}) {
+    auto file = FileReader::open((testing::corpus_dir() / "data" / name).string());
+    for (int threads : {1, 2}) {
+      ReadOptions options;
+      options.threads = threads;
+      options.batch_rows = 3;
+      auto source = read_batches(*file, options);
+      EXPECT_TRUE(source->offsets_ordered());
+      RecordBatch batch;
+      int64_t with_offsets = 0;
+      while (source->next(batch))
+        for (const Array& c : batch.columns) {
+          EXPECT_TRUE(offsets_never_decrease(c)) << name << ", column " << c.name;
+          with_offsets += !c.offsets.empty() || !c.children.empty();
+        }
+      EXPECT_GT(with_offsets, 0) << name;
+    }
+  }
+}
+
 // Three INT64 columns of random numbers (c optional, every 7th null when
 // `nulls`), one page each unless `options` says otherwise.
 Buffer three_columns(WriteOptions options, bool nulls = false) {

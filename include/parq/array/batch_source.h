@@ -15,6 +15,10 @@ class BatchSource {
   virtual RecordBatch prototype() const = 0;
   // Fills `out` with the next rows; false when there are no more.
   virtual bool next(RecordBatch& out) = 0;
+  // Whether every offset buffer of its batches is known never to decrease,
+  // as those a reader builds from lengths are: an export then checks only
+  // where they end, not every offset (a pass over all of them).
+  virtual bool offsets_ordered() const { return false; }
 };
 
 }  // namespace parq

@@ -62,8 +62,10 @@ void export_schema(const RecordBatch& prototype, ArrowSchema* out);
 
 // Moves `batch` into `out`. Throws parq::Error when the batch's buffers are
 // inconsistent with its lengths, a map has a null key, or a decimal's bytes
-// exceed its Arrow width; `out` is untouched then.
-void export_batch(RecordBatch&& batch, ArrowArray* out);
+// exceed its Arrow width; `out` is untouched then. `offsets_ordered`: the
+// batch comes from a source whose offsets never decrease
+// (BatchSource::offsets_ordered), so only their ends are checked.
+void export_batch(RecordBatch&& batch, ArrowArray* out, bool offsets_ordered = false);
 
 // Wraps `source` as a stream: get_schema describes source->prototype(),
 // get_next yields each batch then a released array at the end. A
