@@ -1,4 +1,4 @@
-// Dictionary gathers through bit-packed indices: int32/int64/double,
+// Dictionary gathers through bit-packed indices: int32/int64/double and strings,
 // dictionaries of 100 and 100,000 entries, index widths 7 and 17 (the
 // smallest width covering each dictionary), 32K values per page. Bar: 1.5 G
 // values/s. Bytes/s count the gathered values; memcpy is the reference.
@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "parq/encoding/dictionary_decoder.h"
@@ -76,5 +77,26 @@ BENCHMARK(BM_Gather<int64_t>)
     ->ArgsProduct({{8}, {3}, {1, 2}})
     ->ArgsProduct({{16}, {4}, {1, 2}});
 BENCHMARK(BM_Gather<double>)->ArgsProduct({{100}, {7}, {0, 1, 2}})->ArgsProduct({{100000}, {17}, {0, 1, 2}});
+
+// Strings: a dictionary of `entries` entries, all `length` bytes long
+// (codes, flags: the path that steps offsets by the width) or 1 to
+// `length` bytes (the general short-entry copy).
+void BM_GatherStrings(benchmark::State& state) {
+  const auto entries = static_cast<size_t>(state.range(0));
+  const auto length = static_cast<size_t>(state.range(1));
+  const bool uniform = state.range(2) != 0;
+  state.SetLabel(uniform ? "one length" : "lengths 1..N");
+  ByteArrayBatch dict;
+  for (size_t i = 0; i < entries; ++i) dict.append(std::string(uniform ? length : 1 + i % length, 'a' + i % 26));
+  auto page = make_page(entries, 3);
+  for (auto _ : state) {
+    ByteArrayBatch out;
+    DictionaryDecoder dec(page.data(), page.size());
+    benchmark::DoNotOptimize(dec.decode(dict, dict.lengths(), out, kValues));
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kValues));
+}
+BENCHMARK(BM_GatherStrings)->ArgsProduct({{3, 7}, {1, 7}, {0, 1}});
 
 }  // namespace

@@ -226,12 +226,12 @@ void BM_DictionaryDecodeString16(benchmark::State& state) {
     enc.write_indices(pages.back());
   }
   ByteArrayBatch out;
-  const size_t longest = input.distinct.longest();
+  const ByteArrayBatch::Lengths lengths = input.distinct.lengths();
   for (auto _ : state) {
     for (const Buffer& page : pages) {
       out.clear();
       DictionaryDecoder dec(page.data(), page.size());
-      benchmark::DoNotOptimize(dec.decode(input.distinct, longest, out, kChunk));
+      benchmark::DoNotOptimize(dec.decode(input.distinct, lengths, out, kChunk));
     }
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kPage));

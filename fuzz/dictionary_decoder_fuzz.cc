@@ -35,7 +35,7 @@ void gather_strings(const uint8_t* data, size_t size, size_t entries) {
   for (size_t i = 0; i < entries; ++i) dict.append(std::string(i % 7, 'a'));
   DictionaryDecoder dec(data, size);
   ByteArrayBatch out;
-  while (dec.decode(dict, dict.longest(), out, 100) == 100 && out.size() < (1u << 20)) {
+  while (dec.decode(dict, dict.lengths(), out, 100) == 100 && out.size() < (1u << 20)) {
   }
   for (size_t i = 0; i < out.size(); ++i)
     if (out.value(i).size() > 6) std::abort();

@@ -57,12 +57,12 @@ class ByteArrayDictionary final : public ColumnDictionary {
     PlainByteArrayDecoder plain(data, size, num_values);
     entries.clear();
     const size_t got = plain.decode(entries, num_values);
-    longest = entries.longest();
+    lengths = entries.lengths();
     return got;
   }
   ByteArrayBatch entries;
-  // Of the entries: the gather copies entries this short as whole vectors.
-  size_t longest = 0;
+  // Of the entries, for the gathers (DictionaryDecoder::decode).
+  ByteArrayBatch::Lengths lengths;
 };
 
 class FixedLenDictionary final : public ColumnDictionary {
@@ -412,19 +412,19 @@ class DictionaryByteArrays final : public ValueDecoder {
   explicit DictionaryByteArrays(const DecoderContext& c) : dictionary_(dictionary_of<ByteArrayDictionary>(c)) {}
   void reset(const uint8_t* data, size_t size, size_t) override { dict_.reset(data, size); }
   size_t read(size_t n, LeafValues& out) override {
-    return dict_.decode(dictionary_.entries, dictionary_.longest, out.bytes, n);
+    return dict_.decode(dictionary_.entries, dictionary_.lengths, out.bytes, n);
   }
   size_t skip(size_t n) override { return dict_.skip(n); }
   size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
     return select_dictionary(
         dict_, indices_.data(), dictionary_.entries.size(), keep, n,
         [&](size_t count) {
-          const size_t got = dict_.decode(dictionary_.entries, dictionary_.longest, out.bytes, count);
+          const size_t got = dict_.decode(dictionary_.entries, dictionary_.lengths, out.bytes, count);
           if (got < count && (out.bytes.refused() || !out.bytes.fits(1))) batch_full();
           return got;
         },
         [&](const uint32_t* indices, size_t k) {
-          if (detail::append_entries(dictionary_.entries, dictionary_.longest, indices, 0, k, out.bytes) < k)
+          if (detail::append_entries(dictionary_.entries, dictionary_.lengths, indices, 0, k, out.bytes) < k)
             batch_full();
         });
   }

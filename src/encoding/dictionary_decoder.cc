@@ -279,13 +279,44 @@ void append_short_entries(const ByteArrayBatch& dictionary, size_t longest, cons
   out_data.resize(end);
 }
 
+// Appends entries all `width` bytes long (1..16): the output offsets step
+// by the width, and no entry's offsets are read. Same padding as above.
+void append_uniform_entries(const ByteArrayBatch& dictionary, size_t width, const uint32_t* idx, uint32_t index,
+                            size_t take, ByteArrayBatch& out) {
+  const uint8_t* bytes = dictionary.data() + dictionary.offsets()[0];
+  Buffer& out_data = out.data_buffer();
+  const size_t start = out_data.size();
+  out_data.reserve_more(take * width);
+  uint8_t* dst = out_data.data() + start;
+  auto* off = reinterpret_cast<int32_t*>(out.offsets_buffer().extend(take * sizeof(int32_t)));
+  const auto w = static_cast<int32_t>(width);
+  int32_t end = static_cast<int32_t>(start);
+  for (size_t i = 0; i < take; ++i) off[i] = end += w;
+  if (width == 1) {
+    if (idx == nullptr) {
+      std::memset(dst, bytes[index], take);
+    } else {
+      for (size_t i = 0; i < take; ++i) dst[i] = bytes[idx[i]];
+    }
+  } else {
+    for (size_t i = 0; i < take; ++i, dst += width)
+      bytes::copy16(dst, bytes + (idx == nullptr ? index : idx[i]) * width);
+  }
+  out_data.resize(start + take * width);
+}
+
 }  // namespace
 
 namespace detail {
 
-size_t append_entries(const ByteArrayBatch& dictionary, size_t longest, const uint32_t* idx, uint32_t index,
-                      size_t take, ByteArrayBatch& out) {
+size_t append_entries(const ByteArrayBatch& dictionary, ByteArrayBatch::Lengths lengths, const uint32_t* idx,
+                      uint32_t index, size_t take, ByteArrayBatch& out) {
+  const size_t longest = lengths.longest;
   const bool short_entries = longest != 0 && longest <= 32;
+  if (lengths.uniform && short_entries && longest <= 16 && out.fits(take * longest)) {
+    append_uniform_entries(dictionary, longest, idx, index, take, out);
+    return take;
+  }
   if (short_entries && out.fits(take * longest)) {
     if (longest <= 16) {
       append_short_entries<16>(dictionary, longest, idx, index, take, out);
@@ -324,7 +355,9 @@ size_t append_entries(const ByteArrayBatch& dictionary, size_t longest, const ui
 
 }  // namespace detail
 
-size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, size_t longest, ByteArrayBatch& out, size_t n) {
+size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, ByteArrayBatch::Lengths lengths, ByteArrayBatch& out,
+                                 size_t n) {
+  const size_t longest = lengths.longest;
   if (longest != 0 && longest <= 32 && out.fits(n * longest)) {
     // Room for the whole call at once: growing run by run copied the
     // batch's strings again at every doubling.
@@ -332,7 +365,7 @@ size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, size_t longes
     out.offsets_buffer().reserve_more(n * sizeof(int32_t));
   }
   return run(n, dictionary.size(), [&](const uint32_t* idx, uint32_t index, size_t take, size_t) {
-    return detail::append_entries(dictionary, longest, idx, index, take, out);
+    return detail::append_entries(dictionary, lengths, idx, index, take, out);
   });
 }
 

@@ -113,7 +113,7 @@ TEST(DictionaryDecoder, ByteArraysAndSkip) {
     while (at < idx.size()) {
       size_t s = dec.skip(rng() % 40);
       at += s;
-      size_t got = dec.decode(dict, dict.longest(), out, 1 + rng() % 300);
+      size_t got = dec.decode(dict, dict.lengths(), out, 1 + rng() % 300);
       for (size_t k = 0; k < got; ++k) expected.push_back(idx[at + k]);
       at += got;
       if (got == 0 && s == 0) break;
@@ -122,6 +122,46 @@ TEST(DictionaryDecoder, ByteArraysAndSkip) {
     ASSERT_EQ(out.size(), expected.size()) << longest;
     for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out.value(i), dict.value(expected[i])) << longest << " " << i;
   }
+}
+
+// Entries all of one length (codes, flags) take a path of their own:
+// offsets step by the width and single bytes are gathered one by one.
+// Every width it takes, its edge, and the output appended to a batch that
+// already holds values (offsets and bytes continue from them).
+TEST(DictionaryDecoder, EntriesOfOneLength) {
+  for (size_t width : {1, 2, 3, 7, 8, 15, 16, 17}) {
+    std::mt19937 rng(static_cast<uint32_t>(11 + width));
+    ByteArrayBatch dict;
+    for (int i = 0; i < 40; ++i) {
+      std::string entry(width, 'x');
+      for (char& c : entry) c = static_cast<char>('a' + rng() % 26);
+      dict.append(entry);
+    }
+    const ByteArrayBatch::Lengths lengths = dict.lengths();
+    EXPECT_TRUE(lengths.uniform) << width;
+    EXPECT_EQ(lengths.longest, width);
+    auto idx = random_indices(3000, 40, rng);
+    for (size_t i = 500; i < 900; ++i) idx[i] = idx[500];  // a run
+    auto page = page_of(idx, 6);
+    DictionaryDecoder dec(page.data(), page.size());
+    ByteArrayBatch out;
+    out.append("already here");
+    size_t at = 0;
+    while (at < idx.size()) {
+      // At most what is left: the stream's last bit-packed group pads.
+      const size_t got = dec.decode(dict, lengths, out, std::min<size_t>(idx.size() - at, 1 + rng() % 300));
+      ASSERT_GT(got, 0u);
+      at += got;
+    }
+    ASSERT_EQ(out.size(), idx.size() + 1) << width;
+    EXPECT_EQ(out.value(0), "already here");
+    for (size_t i = 0; i < idx.size(); ++i) ASSERT_EQ(out.value(i + 1), dict.value(idx[i])) << width << " " << i;
+  }
+  ByteArrayBatch mixed;
+  mixed.append("ab");
+  mixed.append("c");
+  EXPECT_FALSE(mixed.lengths().uniform);
+  EXPECT_FALSE(ByteArrayBatch().lengths().uniform);
 }
 
 TEST(DictionaryDecoder, IndicesOutOfRange) {

@@ -42,6 +42,18 @@ class ByteArrayBatch {
     for (size_t i = 0; i < size(); ++i) most = std::max(most, o[i + 1] - o[i]);
     return static_cast<size_t>(most);
   }
+  // What gathers from a dictionary of these values need of their lengths:
+  // O(size()), for callers to compute once per dictionary.
+  struct Lengths {
+    size_t longest = 0;
+    bool uniform = false;  // every value is `longest` bytes (codes, flags)
+  };
+  Lengths lengths() const {
+    Lengths l{longest(), size() > 0};
+    const int32_t* o = offsets();
+    for (size_t i = 0; i < size() && l.uniform; ++i) l.uniform = static_cast<size_t>(o[i + 1] - o[i]) == l.longest;
+    return l;
+  }
   std::string_view value(size_t i) const {
     const int32_t* o = offsets();
     return {reinterpret_cast<const char*>(data_.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};

@@ -34,10 +34,11 @@ class DictionaryDecoder {
   // FIXED_LEN_BYTE_ARRAY: entries of `width` bytes, contiguous, in and out.
   size_t decode(const uint8_t* dictionary, size_t dictionary_size, size_t width, uint8_t* out, size_t n);
   // BYTE_ARRAY: appends to `out`, stopping before a value that would not
-  // fit() (the caller starts a new batch and calls again). `longest` is
-  // dictionary.longest(), computed once per dictionary: entries of up to 32
-  // bytes are copied as whole vectors.
-  size_t decode(const ByteArrayBatch& dictionary, size_t longest, ByteArrayBatch& out, size_t n);
+  // fit() (the caller starts a new batch and calls again). `lengths` is
+  // dictionary.lengths(), computed once per dictionary: entries of up to 32
+  // bytes are copied as whole vectors, entries all of one length without
+  // reading their offsets.
+  size_t decode(const ByteArrayBatch& dictionary, ByteArrayBatch::Lengths lengths, ByteArrayBatch& out, size_t n);
   // The indices alone, checked against dictionary_size.
   size_t decode_indices(uint32_t* out, size_t n, size_t dictionary_size);
 
