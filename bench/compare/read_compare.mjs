@@ -68,21 +68,19 @@ async function measure(path) {
   const runs = {};
   const rows = new Set();
   const jobs = [];
-  jobs.push(['parq', async () => {
+  // Each job returns its runs by cell name.
+  jobs.push(async () => {
     const r = parqRead(path, [1, 2], 4);
     rows.add(r.rows);
     return { parq1: r.seconds[0].slice(1), parq2: r.seconds[1].slice(1) };
-  }]);
+  });
   for (const threads of [1, 2]) {
-    jobs.push([`duckdb${threads}`, async () => (await duckdbRead(cons[threads], path, 4)).slice(1)]);
-    jobs.push([`polars${threads}`, async () => polarsRead(path, threads, 4).slice(1)]);
+    jobs.push(async () => ({ [`duckdb${threads}`]: (await duckdbRead(cons[threads], path, 4)).slice(1) }));
+    jobs.push(async () => ({ [`polars${threads}`]: polarsRead(path, threads, 4).slice(1) }));
   }
   for (let round = 0; round < repeat; ++round)
-    for (let k = 0; k < jobs.length; ++k) {
-      const [name, run] = jobs[(k + round) % jobs.length];
-      const got = await run();
-      for (const [key, xs] of Object.entries(Array.isArray(got) ? { [name]: got } : got)) (runs[key] ??= []).push(...xs);
-    }
+    for (let k = 0; k < jobs.length; ++k)
+      for (const [name, xs] of Object.entries(await jobs[(k + round) % jobs.length]())) (runs[name] ??= []).push(...xs);
   const r = Object.fromEntries(Object.entries(runs).map(([name, xs]) => [name, median(xs)]));
   r.parqRows = rows.size === 1 ? [...rows][0] : NaN;
   return r;

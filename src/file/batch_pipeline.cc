@@ -264,8 +264,8 @@ BatchPipeline::Task BatchPipeline::pick() {
   for (auto& bp : window_) {
     Batch& b = *bp;
     Group& g = *b.group;
-    if (t.count > 0 && judgement_ready(b)) break;  // the lane found goes first
     if (judgement_ready(b)) {
+      if (t.count > 0) break;  // the lane found goes first
       b.judging = true;
       ++running_;
       t.kind = Task::Kind::kVerdict;
@@ -295,8 +295,6 @@ BatchPipeline::Task BatchPipeline::pick() {
   }
   if (t.count > 0) {
     t.kind = Task::Kind::kRead;
-    t.batch = t.batches[0];
-    t.group = t.batch->group;
     ++running_;
   }
   return t;

@@ -129,8 +129,8 @@ class BatchPipeline {
   struct Batch;
   struct Task {
     enum class Kind { kNone, kOpen, kFetchLate, kRead, kVerdict } kind = Kind::kNone;
-    Group* group = nullptr;
-    Batch* batch = nullptr;
+    Group* group = nullptr;  // an open or fetch task's
+    Batch* batch = nullptr;  // a verdict's
     // A read's lanes: slot and batch each (two lanes may come from batches
     // of different row groups, whose chains are independent), in file order.
     size_t slots[2] = {0, 0};
