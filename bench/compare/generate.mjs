@@ -12,7 +12,7 @@
 // A file that exists is kept as it is.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 
 export const dataDir = new URL('./data/', import.meta.url).pathname;
 const rows = Number(process.env.PARQ_BENCH_ROWS ?? 6_000_000);
@@ -80,6 +80,23 @@ export const files = [
 export function selectFiles(filter) {
   const words = (filter ?? '').split(',').map((w) => w.trim()).filter((w) => w);
   return words.length ? files.filter((f) => words.some((w) => f.name.includes(w))) : files.filter((f) => !f.writeInput);
+}
+
+// Drops a file from the page cache and reads it through once, so that every
+// engine meets it as a first read from storage leaves it. A file just
+// written stays cached the way its writes cached it (in small folios here),
+// which costs a reader that maps the file several times the page-table
+// work of a file read in (in huge folios): without this step a timing
+// would depend on the file's history.
+export function settle(path) {
+  execFileSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0', 'status=none']);
+  const fd = openSync(path, 'r');
+  const buffer = Buffer.allocUnsafe(8 << 20);
+  try {
+    while (readSync(fd, buffer, 0, buffer.length, null) > 0);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 // Writes the files of `wanted` (all by default) that are missing, and the

@@ -13,7 +13,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { dataDir, generate } from './generate.mjs';
+import { dataDir, generate, settle } from './generate.mjs';
 import { queries } from './queries.mjs';
 
 const parq = process.argv[2] ?? new URL('../../build/parq', import.meta.url).pathname;
@@ -73,6 +73,7 @@ lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const path of [sorted, unsorted]) {
   const size = statSync(path).size;
   const file = path.split('/').pop();
+  settle(path);
   const full = parqRun(path, 1, null);
   lines.push(`| ${file} | full read | ${full.rows} | ${fmt(full.seconds)} | ${fmt(parqRun(path, 2, null).seconds)} | | | | | | ${(100 * full.bytesRead / size).toFixed(2)}% |`);
   for (const q of queries) {

@@ -11,7 +11,7 @@
 // decode every column (count(col) lets it skip reading).
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
-import { dataDir, generate, selectFiles } from './generate.mjs';
+import { dataDir, generate, selectFiles, settle } from './generate.mjs';
 
 const parq = process.argv[2] ?? new URL('../../build/parq', import.meta.url).pathname;
 const repeat = Number(process.env.PARQ_BENCH_REPEAT ?? 3);
@@ -92,6 +92,7 @@ const rows = [];
 const problems = [];
 for (const f of files) {
   const path = dataDir + f.name;
+  settle(path);
   const r = { file: f.name, ...(await duckdbShape(path)), ...(await measure(path)) };
   if (r.parqRows !== r.rows) problems.push(`${f.name}: parq read ${r.parqRows} rows, DuckDB counts ${r.rows}`);
   rows.push(r);

@@ -93,10 +93,23 @@ def run_times(fn, runs: int) -> list[float]:
     return timed(fn, runs)
 
 
+def settle(path: str) -> None:
+    """Drops the file from the page cache and reads it through once, so that
+    every library meets it as a first read from storage leaves it (as
+    bench/compare/generate.mjs's settle does, and for the same reason: a
+    file just written is cached in small folios, which cost every reader
+    that maps it more page-table work than a file read in)."""
+    with open(path, "rb") as f:
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+        while f.read(8 << 20):
+            pass
+
+
 def read_row(path: str) -> dict:
     """Every library and thread count in each of ROUNDS rounds of 3 runs,
     the order turning each round, each one's runs pooled: the machine's
     drift over minutes lands on every side of every ratio alike."""
+    settle(path)
     rows = pq.ParquetFile(path).metadata.num_rows
     for threads in (1, 2):
         got = parq_read(path, threads).num_rows
