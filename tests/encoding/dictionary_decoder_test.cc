@@ -161,6 +161,7 @@ TEST(DictionaryDecoder, EntriesOfOneLength) {
   mixed.append("ab");
   mixed.append("c");
   EXPECT_FALSE(mixed.lengths().uniform);
+  EXPECT_EQ(mixed.lengths().longest, 2u);
   EXPECT_FALSE(ByteArrayBatch().lengths().uniform);
 }
 

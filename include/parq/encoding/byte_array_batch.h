@@ -48,10 +48,8 @@ class ByteArrayBatch {
       most = std::max(most, o[i + 1] - o[i]);
       least = std::min(least, o[i + 1] - o[i]);
     }
-    return {static_cast<size_t>(most), least == most};
+    return {static_cast<size_t>(most), size() > 0 && least == most};
   }
-  // The longest value's length: O(size()), for callers to compute once.
-  size_t longest() const { return lengths().longest; }
   std::string_view value(size_t i) const {
     const int32_t* o = offsets();
     return {reinterpret_cast<const char*>(data_.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
