@@ -11,7 +11,8 @@
 #   date target seconds cpu_seconds executions cov ft corpus_files corpus_bytes status
 # (seconds is the wall-clock time the campaign ran; cpu_seconds what the
 # target had of it).
-# PARQ_FUZZ_ARGS adds libFuzzer options (-dict=fuzz/parquet.dict, say).
+# PARQ_FUZZ_ARGS adds libFuzzer options (-dict=fuzz/parquet.dict, say);
+# PARQ_FUZZ_CORPUS_LIMIT (bytes, default 8 MB) caps the corpus it saves.
 # A crash leaves its input in $PARQ_FUZZ_WORK/TARGET-artifacts/ and a
 # non-zero exit.
 #   scripts/fuzz-campaign.sh text_input_fuzz 3600
@@ -100,6 +101,16 @@ saved=()
 nice -n 19 "$binary" -merge=1 -rss_limit_mb=2048 -timeout=120 "$base" "$work/$target" "${saved[@]}" \
   >"$log.merge" 2>&1 || true
 added=$(comm -13 "$before" <(ls "$base" | sort))
+# A whole-file target's merge can keep tens of MB of Parquet files; the saved
+# corpora live in git and stay small, so a merge past the limit leaves the
+# previous corpus in place.
+limit=${PARQ_FUZZ_CORPUS_LIMIT:-8000000}
+merged=0
+for f in $added; do merged=$((merged + $(stat -c %s "$base/$f"))); done
+if [ "$merged" -gt "$limit" ]; then
+  echo "merged corpus of $merged bytes passes the $limit-byte limit: fuzz/corpus/$target kept as it was" | tee -a "$log.merge"
+  added=""
+fi
 if [ -n "$added" ]; then
   rm -rf "fuzz/corpus/$target"
   mkdir -p "fuzz/corpus/$target"
