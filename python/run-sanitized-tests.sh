@@ -2,7 +2,8 @@
 # The Python suite over a library built with AddressSanitizer and
 # UndefinedBehaviorSanitizer: the extension builds RelWithDebInfo with
 # PARQ_SANITIZE into its own venv (.venv-sanitize) and build tree
-# (python/build/sanitize-<tag>), and runs under the sanitizer runtimes
+# (build-python-sanitize-<tag>, which shares build-sanitize's objects through
+# ccache), and runs under the sanitizer runtimes
 # preloaded into the (uninstrumented) interpreter. Leak checking is off:
 # CPython and the peers keep memory to the end by design. The distributed
 # engines (JVM, Ray, Dask workers) run only in the release suite, and so
@@ -12,7 +13,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 export PARQ_VENV=${PARQ_SANITIZE_VENV:-$root/.venv-sanitize}
-export SKBUILD_BUILD_DIR="build/sanitize-{wheel_tag}"
+export SKBUILD_BUILD_DIR="../build-python-sanitize-{wheel_tag}"
 export SKBUILD_CMAKE_BUILD_TYPE=RelWithDebInfo
 export SKBUILD_CMAKE_DEFINE="PARQ_SANITIZE=ON" PARQ_SANITIZED_BUILD=1
 "$here/setup-venv.sh"

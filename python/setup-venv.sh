@@ -4,8 +4,9 @@
 # this checkout, its test extras (pytest, pyarrow, polars, duckdb, pandas,
 # numpy, cryptography) and the engines of the distributed tests (the dask, ray and spark
 # extras: dask[distributed], ray[data], pyspark 4). The extension builds in
-# python/build/<wheel tag>/ without build isolation, so a second run recompiles only what changed; ccache, when
-# present, shares objects with the other build trees of the checkout.
+# build-python-<wheel tag>/ without build isolation, so a second run recompiles only what changed; ccache, when
+# present, shares objects with the other build trees of the checkout (same
+# compiler name, same depth below the checkout: see pyproject.toml).
 # Needs python3 with venv and its headers (Debian: python3-venv, python3-dev).
 set -euo pipefail
 

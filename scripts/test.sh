@@ -12,10 +12,15 @@ fuzz_seconds=${PARQ_FUZZ_SECONDS:-20}
 
 scripts/install-deps.sh
 # Paths relative to the checkout in ccache's keys, so that a clone elsewhere
-# (CI's) reuses what an earlier build compiled, debug builds included.
-export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+# (CI's) reuses what an earlier build compiled, debug builds included. One
+# compiler name for every tree (ccache keys on it; scikit-build-core gives the
+# Python builds g++ unless CXX says otherwise), so that the Python package's
+# release and sanitized builds take the library's objects from build/ and
+# build-sanitize/.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1 CXX="${CXX:-g++}"
+stage() { echo "== $* (at $((SECONDS / 60)) min)"; }
 
-echo "== release build"
+stage "release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs"
 (cd build && ctest --output-on-failure -j "$jobs")
@@ -23,10 +28,10 @@ for b in build/bench/*_bench; do
   "$b" --benchmark_min_time=0.01 >/dev/null
 done
 
-echo "== Python package (python/run-tests.sh)"
+stage "Python package (python/run-tests.sh)"
 python/run-tests.sh
 
-echo "== sanitizer build (ASan + UBSan)"
+stage "sanitizer build (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARQ_SANITIZE=ON \
@@ -34,10 +39,10 @@ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARQ_S
 cmake --build build-sanitize -j "$jobs"
 (cd build-sanitize && ctest --output-on-failure -j "$jobs")
 
-echo "== Python package over the sanitized library (python/run-sanitized-tests.sh)"
+stage "Python package over the sanitized library (python/run-sanitized-tests.sh)"
 python/run-sanitized-tests.sh
 
-echo "== fuzzing (${fuzz_seconds}s per target)"
+stage "fuzzing (${fuzz_seconds}s per target)"
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARQ_SANITIZE=ON \
   -DPARQ_BUILD_FUZZERS=ON -DPARQ_BUILD_TESTS=OFF -DPARQ_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-fuzz -j "$jobs"
@@ -85,4 +90,4 @@ for f in build-fuzz/fuzz/*_fuzz; do
   fi
   rm -rf "$work" "$work.log"
 done
-echo "all checks passed"
+echo "all checks passed in $((SECONDS / 60)) min"
