@@ -45,49 +45,68 @@ python/run-sanitized-tests.sh
 stage "fuzzing (${fuzz_seconds}s per target)"
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARQ_SANITIZE=ON \
   -DPARQ_BUILD_FUZZERS=ON -DPARQ_BUILD_TESTS=OFF -DPARQ_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build build-fuzz -j "$jobs"
+cmake --build build-fuzz -j "$jobs" --target parq_fuzzers
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 scripts/make-fuzz-seeds.sh "$root/../shared/parquet-testing" "$seeds"
 # The corpus's encrypted files, in a folder of their own.
-encrypted_seeds() {
-  mkdir -p "$seeds/encrypted"
-  cp "$root"/../shared/parquet-testing/data/*.encrypted "$seeds/encrypted/"
-  echo "$seeds/encrypted"
-}
-for f in build-fuzz/fuzz/*_fuzz; do
+mkdir -p "$seeds/encrypted"
+cp "$root"/../shared/parquet-testing/data/*.encrypted "$seeds/encrypted/"
+# One target: its saved findings, then its corpus and seeds and
+# $fuzz_seconds of new inputs. Prints what it found; fails on a fault.
+fuzz_target() {
+  local f=$1 name
+  name=$(basename "$f")
+  local work
   work=$(mktemp -d)
-  status=0
   # Corpus files seed the footer and whole-file targets; the decoder targets
   # start from nothing (their inputs are raw encoded streams) or from their
   # saved corpus under fuzz/corpus/.
-  target_seeds=()
-  case "$(basename "$f")" in
+  local target_seeds=()
+  case "$name" in
     footer_fuzz) target_seeds=("$seeds") ;;
-    encrypted_read_fuzz) target_seeds=("$root/../shared/parquet-testing/data/aes256" "$(encrypted_seeds)") ;;
+    encrypted_read_fuzz) target_seeds=("$root/../shared/parquet-testing/data/aes256" "$seeds/encrypted") ;;
     file_read_fuzz | verify_fuzz | row_group_copy_fuzz) target_seeds=("$root/../shared/parquet-testing/data" "$root/../shared/parquet-testing/bad_data" "$root/../shared/parquet-testing/shredded_variant") ;;
   esac
   # A target's saved corpus (what earlier campaigns learned) is replayed too.
-  if [ -d "fuzz/corpus/$(basename "$f")" ]; then target_seeds+=("fuzz/corpus/$(basename "$f")"); fi
+  if [ -d "fuzz/corpus/$name" ]; then target_seeds+=("fuzz/corpus/$name"); fi
   # Inputs that once found a fault (../shared/fuzz-findings/<target>-*) run
   # first, each once: a fixed fault stays fixed.
-  findings=("$root/../shared/fuzz-findings/$(basename "$f" _fuzz)"-*)
+  local findings=("$root/../shared/fuzz-findings/${name%_fuzz}"-*)
   if [ -e "${findings[0]}" ]; then
-    "$f" -rss_limit_mb=2048 -timeout=10 "${findings[@]}" >"$work.log" 2>&1 || {
+    if ! "$f" -rss_limit_mb=2048 -timeout=10 "${findings[@]}" >"$work.log" 2>&1; then
       tail -n 40 "$work.log"
       echo "fuzz target $f fails on a saved finding"
-      exit 1
-    }
-    echo "$(basename "$f"): ${#findings[@]} saved finding(s) pass"
+      return 1
+    fi
+    echo "$name: ${#findings[@]} saved finding(s) pass"
   fi
+  local status=0
   "$f" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     "$work" "${target_seeds[@]}" >"$work.log" 2>&1 || status=$?
   grep -E "^(stat::number_of_executed_units|INFO: seed corpus|==[0-9]+==ERROR|SUMMARY)" "$work.log" || true
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$work.log"
     echo "fuzz target $f failed (exit $status)"
-    exit 1
+    return 1
   fi
   rm -rf "$work" "$work.log"
+}
+# $jobs targets at a time (libFuzzer runs one input at a time), each one's
+# report printed whole when it ends.
+reports=$(mktemp -d)
+trap 'rm -rf "$seeds" "$reports"' EXIT
+for f in build-fuzz/fuzz/*_fuzz; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  (fuzz_target "$f" >"$reports/$(basename "$f").txt" 2>&1; echo $? >"$reports/$(basename "$f").rc") &
 done
+wait
+failed=0
+for f in build-fuzz/fuzz/*_fuzz; do
+  name=$(basename "$f")
+  echo "-- $name"
+  cat "$reports/$name.txt"
+  [ "$(cat "$reports/$name.rc" 2>/dev/null)" = 0 ] || failed=1
+done
+[ "$failed" = 0 ] || { echo "fuzzing found a fault (above)"; exit 1; }
 echo "all checks passed in $((SECONDS / 60)) min"
