@@ -247,7 +247,6 @@ TEST(LeafReader, ReadsAndSkipsInAnyMixMatchAWholeRead) {
       for (int trial = 0; trial < 6; ++trial) {
         auto reader = open_leaf(*s.file, col);
         int64_t at = 0;
-        int64_t read = 0;
         while (at < kRows) {
           // Steps of a page, steps to a page boundary, and any others.
           const uint32_t pick = rng() % 6;
@@ -272,7 +271,6 @@ TEST(LeafReader, ReadsAndSkipsInAnyMixMatchAWholeRead) {
               ASSERT_EQ(records[static_cast<size_t>(i)], whole.records[static_cast<size_t>(at + i)])
                   << label(s, c) << " record " << at + i << " trial " << trial;
             at += got;
-            read += got;
           }
         }
         EXPECT_EQ(reader->skip_records(5), 0);
