@@ -4,9 +4,9 @@
 # this checkout, its test extras (pytest, pyarrow, polars, duckdb, pandas,
 # numpy, cryptography) and the engines of the distributed tests (the dask, ray and spark
 # extras: dask[distributed], ray[data], pyspark 4). The extension builds in
-# build-python-<wheel tag>/ without build isolation, so a second run recompiles only what changed; ccache, when
-# present, shares objects with the other build trees of the checkout (same
-# compiler name, same depth below the checkout: see pyproject.toml).
+# build-python-<wheel tag>/ without build isolation, so a second run
+# recompiles only what changed; ccache, when present, shares objects with the
+# other build trees of the checkout (scripts/build-env.sh).
 # Needs python3 with venv and its headers (Debian: python3-venv, python3-dev).
 set -euo pipefail
 
@@ -26,7 +26,7 @@ fi
 # with the venv's setuptools: Debian's is too old to make wheels without the
 # wheel package.
 "$venv/bin/python" -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.4" "setuptools>=70.1" wheel
-export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+source "$root/scripts/build-env.sh"
 "$venv/bin/python" -m pip install -q --no-build-isolation "$here[test,dask,ray,spark]"
 # A sanitized build imports only with its runtimes preloaded
 # (run-sanitized-tests.sh does that), so it is not imported here.

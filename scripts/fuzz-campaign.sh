@@ -105,8 +105,7 @@ added=$(comm -13 "$before" <(ls "$base" | sort))
 # corpora live in git and stay small, so a merge past the limit leaves the
 # previous corpus in place.
 limit=${PARQ_FUZZ_CORPUS_LIMIT:-8000000}
-merged=0
-for f in $added; do merged=$((merged + $(stat -c %s "$base/$f"))); done
+merged=$(cd "$base" && echo "$added" | xargs -r stat -c %s | awk '{ s += $1 } END { print s + 0 }')
 if [ "$merged" -gt "$limit" ]; then
   echo "merged corpus of $merged bytes passes the $limit-byte limit: fuzz/corpus/$target kept as it was" | tee -a "$log.merge"
   added=""

@@ -8,11 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
-# ccache keys on paths relative to the checkout and on the compiler's name.
-# scikit-build-core gives the Python package's build the compiler Python was
-# built with (g++) unless CXX says otherwise; naming it here too lets that
-# build take the library's objects from build/ instead of compiling them again.
-export CCACHE_BASEDIR="$(pwd)" CCACHE_NOHASHDIR=1 CXX="${CXX:-g++}"
+# So that the Python package's build takes the library's objects from build/.
+source scripts/build-env.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --target parq_tool
 

@@ -11,13 +11,10 @@ jobs=${PARQ_JOBS:-$(nproc)}
 fuzz_seconds=${PARQ_FUZZ_SECONDS:-20}
 
 scripts/install-deps.sh
-# Paths relative to the checkout in ccache's keys, so that a clone elsewhere
-# (CI's) reuses what an earlier build compiled, debug builds included. One
-# compiler name for every tree (ccache keys on it; scikit-build-core gives the
-# Python builds g++ unless CXX says otherwise), so that the Python package's
-# release and sanitized builds take the library's objects from build/ and
+# So that a clone elsewhere (CI's) reuses what an earlier build compiled, and
+# the Python package's builds take the library's objects from build/ and
 # build-sanitize/.
-export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1 CXX="${CXX:-g++}"
+source scripts/build-env.sh
 stage() { echo "== $* (at $((SECONDS / 60)) min)"; }
 
 stage "release build"
@@ -47,7 +44,8 @@ CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo 
   -DPARQ_BUILD_FUZZERS=ON -DPARQ_BUILD_TESTS=OFF -DPARQ_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-fuzz -j "$jobs" --target parq_fuzzers
 seeds=$(mktemp -d)
-trap 'rm -rf "$seeds"' EXIT
+reports=$(mktemp -d)
+trap 'rm -rf "$seeds" "$reports"' EXIT
 scripts/make-fuzz-seeds.sh "$root/../shared/parquet-testing" "$seeds"
 # The corpus's encrypted files, in a folder of their own.
 mkdir -p "$seeds/encrypted"
@@ -94,11 +92,13 @@ fuzz_target() {
 }
 # $jobs targets at a time (libFuzzer runs one input at a time), each one's
 # report printed whole when it ends.
-reports=$(mktemp -d)
-trap 'rm -rf "$seeds" "$reports"' EXIT
 for f in build-fuzz/fuzz/*_fuzz; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-  (fuzz_target "$f" >"$reports/$(basename "$f").txt" 2>&1; echo $? >"$reports/$(basename "$f").rc") &
+  (
+    status=0
+    fuzz_target "$f" >"$reports/$(basename "$f").txt" 2>&1 || status=$?
+    echo "$status" >"$reports/$(basename "$f").rc"
+  ) &
 done
 wait
 failed=0
