@@ -3,8 +3,9 @@
 # UndefinedBehaviorSanitizer: the extension builds RelWithDebInfo with
 # PARQ_SANITIZE into its own venv (.venv-sanitize) and build tree
 # (build-python-sanitize-<tag>, which shares build-sanitize's objects through
-# ccache), and runs under the sanitizer runtimes
-# preloaded into the (uninstrumented) interpreter. Leak checking is off:
+# ccache: both compile with clang), and runs under clang's sanitizer runtime
+# (ASan's, which holds UBSan's too) preloaded into the (uninstrumented)
+# interpreter. Leak checking is off:
 # CPython and the peers keep memory to the end by design. The distributed
 # engines (JVM, Ray, Dask workers) run only in the release suite, and so
 # does the crash test, which drives the tool and not the package.
@@ -16,12 +17,12 @@ export PARQ_VENV=${PARQ_SANITIZE_VENV:-$root/.venv-sanitize}
 export SKBUILD_BUILD_DIR="../build-python-sanitize-{wheel_tag}"
 export SKBUILD_CMAKE_BUILD_TYPE=RelWithDebInfo
 export SKBUILD_CMAKE_DEFINE="PARQ_SANITIZE=ON" PARQ_SANITIZED_BUILD=1
+export CXX=clang++
 "$here/setup-venv.sh"
 
-cxx=${CXX:-g++}
-runtimes="$("$cxx" -print-file-name=libasan.so):$("$cxx" -print-file-name=libubsan.so)"
+runtime=$("$CXX" -print-file-name="libclang_rt.asan-$(uname -m).so")
 cd "$root"
-LD_PRELOAD="$runtimes" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+LD_PRELOAD="$runtime" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   exec "$PARQ_VENV/bin/pytest" "$here/tests" -q -rs -p no:cacheprovider \
   --ignore-glob='*test_spark*' --ignore-glob='*test_dask*' --ignore-glob='*test_ray*' --ignore-glob='*test_crash*' "$@"

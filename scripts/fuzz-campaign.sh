@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A long fuzzing campaign for one target (issue 22): runs build-fuzz's TARGET
+# A long fuzzing campaign for one target (issue 22): runs build-sanitize's TARGET
 # for SECONDS on one core (niced, so that builds beside it keep their cores;
 # with --cpu, until the target has had SECONDS of CPU time, however long the
 # work beside it makes that take),
@@ -28,8 +28,8 @@ fi
 target=$1
 seconds=${2:-3600}
 work=${PARQ_FUZZ_WORK:-$root/../fuzz-work}
-binary=build-fuzz/fuzz/$target
-[ -x "$binary" ] || { echo "no $binary: build the fuzz tree first (scripts/test.sh does)"; exit 2; }
+binary=build-sanitize/fuzz/$target
+[ -x "$binary" ] || { echo "no $binary: build the sanitizer tree first (scripts/test.sh does)"; exit 2; }
 mkdir -p "$work/$target" "$work/$target-artifacts"
 
 seeds=()

@@ -8,16 +8,16 @@
 #   date target engine seconds cpu_seconds executions corpus_files cov ft
 #   scripts/fuzz-engines.sh [TARGET] [SECONDS]
 # Builds build-afl (afl-clang-fast++, AddressSanitizer and UBSan, as
-# build-fuzz) when missing; needs Debian's afl++.
+# build-sanitize) when missing; needs Debian's afl++.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 target=${1:-file_read_fuzz}
 seconds=${2:-3600}
 work=${PARQ_FUZZ_WORK:-$root/../fuzz-work}/engines-$target-$(date +%Y%m%dT%H%M%S)
-libfuzzer=build-fuzz/fuzz/$target
+libfuzzer=build-sanitize/fuzz/$target
 afl=${PARQ_AFL_BUILD:-$root/../build-afl}/fuzz/$target
-[ -x "$libfuzzer" ] || { echo "no $libfuzzer: build the fuzz tree first (scripts/test.sh does)"; exit 2; }
+[ -x "$libfuzzer" ] || { echo "no $libfuzzer: build the sanitizer tree first (scripts/test.sh does)"; exit 2; }
 command -v afl-fuzz >/dev/null || { echo "no afl-fuzz: apt-get install afl++"; exit 2; }
 if [ ! -x "$afl" ]; then
   CC=afl-clang-fast CXX=afl-clang-fast++ cmake -S . -B "$(dirname "$(dirname "$afl")")" -G Ninja \

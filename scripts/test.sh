@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Command 2 of README.md: the whole test suite.
 #   1. Release build: unit, corpus and tool tests (CTest), benchmarks smoke-run.
-#   2. AddressSanitizer + UndefinedBehaviorSanitizer build: the same tests.
-#   3. libFuzzer targets (clang), each run briefly from the corpus as seeds.
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build (clang): the same
+#      tests, then the Python suite over the sanitized library.
+#   3. libFuzzer targets (the same tree), each run briefly from the corpus.
 # Needs ../shared (the corpus) beside the checkout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,11 +29,16 @@ done
 stage "Python package (python/run-tests.sh)"
 python/run-tests.sh
 
-stage "sanitizer build (ASan + UBSan)"
+stage "sanitizer build (ASan + UBSan, clang; tests and fuzz targets)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARQ_SANITIZE=ON \
-  -DPARQ_BUILD_BENCHMARKS=OFF >/dev/null
+# One tree for the sanitized tests and the fuzz targets, under clang (which
+# libFuzzer needs): the library compiles once, with coverage instrumentation,
+# and the sanitized Python build gets the same objects from ccache. An
+# earlier gcc tree is reconfigured (CMake starts afresh when the compiler
+# changes).
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DPARQ_SANITIZE=ON -DPARQ_BUILD_FUZZERS=ON -DPARQ_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-sanitize -j "$jobs"
 (cd build-sanitize && ctest --output-on-failure -j "$jobs")
 
@@ -40,9 +46,6 @@ stage "Python package over the sanitized library (python/run-sanitized-tests.sh)
 python/run-sanitized-tests.sh
 
 stage "fuzzing (${fuzz_seconds}s per target)"
-CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARQ_SANITIZE=ON \
-  -DPARQ_BUILD_FUZZERS=ON -DPARQ_BUILD_TESTS=OFF -DPARQ_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build build-fuzz -j "$jobs" --target parq_fuzzers
 seeds=$(mktemp -d)
 reports=$(mktemp -d)
 trap 'rm -rf "$seeds" "$reports"' EXIT
@@ -92,7 +95,7 @@ fuzz_target() {
 }
 # $jobs targets at a time (libFuzzer runs one input at a time), each one's
 # report printed whole when it ends.
-for f in build-fuzz/fuzz/*_fuzz; do
+for f in build-sanitize/fuzz/*_fuzz; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
   (
     status=0
@@ -102,7 +105,7 @@ for f in build-fuzz/fuzz/*_fuzz; do
 done
 wait
 failed=0
-for f in build-fuzz/fuzz/*_fuzz; do
+for f in build-sanitize/fuzz/*_fuzz; do
   name=$(basename "$f")
   echo "-- $name"
   cat "$reports/$name.txt"

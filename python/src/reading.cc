@@ -68,7 +68,11 @@ Literal literal_of(const LiteralSpec& spec) {
 }
 
 ExpressionPtr term_of(const TermSpec& term) {
-  const auto& [column, op, specs] = term;
+  // Named, not bound: the lambda below captures them (clang before 16 cannot
+  // capture structured bindings).
+  const std::string& column = std::get<0>(term);
+  const std::string& op = std::get<1>(term);
+  const auto& specs = std::get<2>(term);
   std::vector<Literal> literals;
   for (const LiteralSpec& s : specs) literals.push_back(literal_of(s));
   auto single = [&]() -> const Literal& {
@@ -336,7 +340,9 @@ io::RemoteOptions remote_options_of(const nb::handle& storage_options) {
   if (storage_options.is_none()) return o;
   if (!nb::isinstance<nb::dict>(storage_options))
     throw Error("storage_options is a dict of option names and values", ErrorKind::kInvalidArgument);
-  for (auto [k, v] : nb::borrow<nb::dict>(storage_options)) {
+  for (auto item : nb::borrow<nb::dict>(storage_options)) {
+    // Named, not bound: `wrong` captures v.
+    nb::handle k = item.first, v = item.second;
     if (!nb::isinstance<nb::str>(k)) throw Error("storage_options: keys are strings", ErrorKind::kInvalidArgument);
     const std::string given = nb::cast<std::string>(k);
     // Polars and object_store spell the S3 ones with an aws_ prefix.

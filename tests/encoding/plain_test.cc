@@ -159,7 +159,8 @@ TEST(PlainFlba, RoundTripWidthsAndSizes) {
       std::vector<uint8_t> exact = bytes_of(page);
       PlainFixedLenByteArrayDecoder dec(width);
       dec.reset(exact.data(), exact.size(), n);
-      std::vector<uint8_t> out(n * width);
+      // One slot more, so that the skipped slot's pointer is valid when n is 0.
+      std::vector<uint8_t> out((n + 1) * width);
       size_t first = dec.decode(out.data(), n / 2);
       EXPECT_EQ(dec.skip(1), n - first == 0 ? 0u : 1u);
       size_t rest = dec.decode(out.data() + (first + 1) * width, n);
