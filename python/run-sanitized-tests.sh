@@ -24,5 +24,5 @@ runtime=$("$CXX" -print-file-name="libclang_rt.asan-$(uname -m).so")
 cd "$root"
 LD_PRELOAD="$runtime" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  exec "$PARQ_VENV/bin/pytest" "$here/tests" -q -rs -p no:cacheprovider \
+  exec "$PARQ_VENV/bin/pytest" "$here/tests" -q -rs -p no:cacheprovider -n "${PARQ_JOBS:-$(nproc)}" --dist loadgroup \
   --ignore-glob='*test_spark*' --ignore-glob='*test_dask*' --ignore-glob='*test_ray*' --ignore-glob='*test_crash*' "$@"

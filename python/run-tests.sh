@@ -13,4 +13,5 @@ venv=${PARQ_VENV:-$root/.venv}
 # From the repository root, so that `import parq` finds the installed
 # package and not python/parq, which lacks the compiled extension.
 cd "$root"
-exec "$venv/bin/pytest" "$here/tests" -q -rs "$@"
+# One worker per core (PARQ_JOBS to choose), a test file to a worker (conftest.py).
+exec "$venv/bin/pytest" "$here/tests" -q -rs -n "${PARQ_JOBS:-$(nproc)}" --dist loadgroup "$@"

@@ -116,8 +116,12 @@ if [ -n "$added" ]; then
   for f in $added; do cp "$base/$f" "fuzz/corpus/$target/"; done
 fi
 rm -rf "$base" "$before"
-files=$(find "fuzz/corpus/$target" -type f 2>/dev/null | wc -l)
-bytes=$(du -sb "fuzz/corpus/$target" 2>/dev/null | awk '{print $1}')
+# A target may have no saved corpus yet (its merges all past the limit).
+files=0 bytes=0
+if [ -d "fuzz/corpus/$target" ]; then
+  files=$(find "fuzz/corpus/$target" -type f | wc -l)
+  bytes=$(du -sb "fuzz/corpus/$target" | awk '{print $1}')
+fi
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$cpu" "${execs:-?}" \
   "${cov:-?}" "${ft:-?}" "$files" "${bytes:-0}" "$status" >>fuzz/campaigns.tsv
 tail -n 1 fuzz/campaigns.tsv

@@ -22,6 +22,17 @@ SHARED = Path(os.environ.get("PARQ_SHARED", REPO.parent / "shared"))
 CORPUS = SHARED / "parquet-testing" / "data"
 
 
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist's loadgroup (python/run-tests.sh), one worker runs a
+    test file whole, so a module's costly fixture (a Ray cluster, a killed
+    writer's files) is made once; and the Spark files share one worker, so
+    only one JVM starts for the session's Spark fixture."""
+    for item in items:
+        module = item.module.__name__
+        group = "spark" if module.startswith("test_spark") else module
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     if not CORPUS.is_dir():
