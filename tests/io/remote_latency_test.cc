@@ -92,9 +92,9 @@ TEST(RemoteLatency, ConcurrentRangesTakeAboutOneRoundTrip) {
   EXPECT_EQ(concurrent.requests, 16u);
   EXPECT_EQ(serial.requests, 16u);
   EXPECT_GE(serial.ms, 16 * rtt * 0.9);
-  // About one round trip and the transfer (3 RTT here when idle); the
-  // bounds leave room for a loaded machine.
-  EXPECT_LT(concurrent.ms, 8 * rtt);
+  // Concurrent requests overlap their round trips. Compared with the serial
+  // read of the same run rather than with a fixed bound, which a machine
+  // loaded by other tests passes now and then.
   EXPECT_LT(concurrent.ms * 2, serial.ms);
 
   // 100 small ranges 3 KB apart: coalesced into one request.
@@ -103,7 +103,7 @@ TEST(RemoteLatency, ConcurrentRangesTakeAboutOneRoundTrip) {
   Step coalesced = measure(*input, [&] { input->read_ranges(near); });
   report("100 near ranges of 1000 bytes (coalesced)", coalesced, rtt);
   EXPECT_EQ(coalesced.requests, 1u);
-  EXPECT_LT(coalesced.ms, 4 * rtt);
+  EXPECT_LT(coalesced.ms * 4, serial.ms);
 
   // A 32 MiB range: four 8 MiB requests at once.
   std::vector<FileRange> large = {{0, 32 << 20}};
