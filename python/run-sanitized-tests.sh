@@ -17,7 +17,8 @@ export PARQ_VENV=${PARQ_SANITIZE_VENV:-$root/.venv-sanitize}
 export SKBUILD_BUILD_DIR="../build-python-sanitize-{wheel_tag}"
 export SKBUILD_CMAKE_BUILD_TYPE=RelWithDebInfo
 export SKBUILD_CMAKE_DEFINE="PARQ_SANITIZE=ON" PARQ_SANITIZED_BUILD=1
-export CXX=clang++
+source "$root/scripts/build-env.sh"
+export CXX="$PARQ_SANITIZE_CXX"
 "$here/setup-venv.sh"
 
 runtime=$("$CXX" -print-file-name="libclang_rt.asan-$(uname -m).so")

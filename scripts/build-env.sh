@@ -8,3 +8,7 @@
 export CCACHE_BASEDIR
 CCACHE_BASEDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export CCACHE_NOHASHDIR=1 CXX="${CXX:-g++}"
+# The sanitized trees' compiler (test.sh's build-sanitize, whose fuzz targets
+# need clang, and python/run-sanitized-tests.sh's extension): one name, so
+# that they share objects.
+export PARQ_SANITIZE_CXX="${PARQ_SANITIZE_CXX:-clang++}"

@@ -37,7 +37,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # and the sanitized Python build gets the same objects from ccache. An
 # earlier gcc tree is reconfigured (CMake starts afresh when the compiler
 # changes).
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_CXX_COMPILER="$PARQ_SANITIZE_CXX" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DPARQ_SANITIZE=ON -DPARQ_BUILD_FUZZERS=ON -DPARQ_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-sanitize -j "$jobs"
 (cd build-sanitize && ctest --output-on-failure -j "$jobs")
