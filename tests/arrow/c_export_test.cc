@@ -752,6 +752,56 @@ TEST(ArrowExportBatch, Decimal128WideningAtEverySimdLevel) {
   set_simd_level(detected);
 }
 
+// FIXED_LEN_BYTE_ARRAY decimals of 1 to 16 bytes take a word-at-a-time
+// path whose loads reach past a short value: every length, the extremes of
+// each, counts around the tail the path leaves to bytes, and null slots
+// holding bytes that are not zero.
+TEST(ArrowExportBatch, ShortFixedLengthDecimalsAtEveryLength) {
+  uint64_t state = 0x2545F4914F6CDD1DULL;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int n = 1; n <= 16; ++n) {
+    const std::string min = '\x80' + std::string(n - 1, '\0');
+    const std::string max = '\x7F' + std::string(n - 1, '\xFF');
+    for (int64_t count : {1, 2, 3, 9, 17, 100}) {
+      std::vector<std::optional<std::string>> values;
+      for (int64_t i = 0; i < count; ++i) {
+        if (i % 5 == 3) {
+          values.push_back(std::nullopt);
+          continue;
+        }
+        std::string random(n, '\0');
+        for (char& c : random) c = static_cast<char>(next() >> 56);
+        values.push_back(i == 0 ? min : i == count - 1 ? max : random);
+      }
+      // Precision 40 needs 256 bits: the same bytes sign-extended twice as far.
+      for (int precision : {std::min(2 * n, 38), 40}) {
+        Array a = flba("d", vt(Type::FIXED_LEN_BYTE_ARRAY, decimal(precision, 0), n), values);
+        for (int64_t i = 0; i < count; ++i) {
+          if (!values[i]) std::memset(a.values.data() + i * n, 0x5A, n);
+        }
+        Exported e;
+        export_checked(batch_of(std::move(a)), e);
+        const int width = precision > 38 ? 32 : 16;
+        const auto* d = static_cast<const uint8_t*>(e.column(0).buffers[1]);
+        for (int64_t i = 0; i < count; ++i) {
+          const __int128 want = values[i] ? from_big_endian(*values[i]) : 0;
+          __int128 low;
+          std::memcpy(&low, d + i * width, 16);
+          ASSERT_EQ(low, want) << "n " << n << " count " << count << " slot " << i << " precision " << precision;
+          for (int b = 16; b < width; ++b) {
+            ASSERT_EQ(d[i * width + b], want < 0 ? 0xFF : 0x00) << "n " << n << " slot " << i << " byte " << b;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(ArrowExportBatch, Decimal256SignExtendsAndKeepsAllBytes) {
   // 33 bytes: a sign-extension byte then a 32-byte magnitude with its top bit clear.
   std::string positive(33, '\0');
