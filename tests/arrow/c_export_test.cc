@@ -676,6 +676,17 @@ std::string big_endian_of(__int128 v, int n) {
 
 __int128 decimal128_at(const ArrowArray& a, int64_t i) { return value_at<__int128>(a, i); }
 
+// Test values that are the same on every run.
+struct XorShift {
+  uint64_t state;
+  uint64_t operator()() {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  }
+};
+
 TEST(ArrowExportBatch, Decimal128FromEveryStorage) {
   const __int128 big = static_cast<__int128>(1234567890123456789LL) * 1000000007 * -1;  // needs > 8 bytes
   std::vector<Array> cols;
@@ -718,13 +729,7 @@ TEST(ArrowExportBatch, Decimal128FromEveryStorage) {
 // lengths around the vector width and past the streaming size.
 TEST(ArrowExportBatch, Decimal128WideningAtEverySimdLevel) {
   const SimdLevel detected = detected_simd_level();
-  uint64_t state = 0x9E3779B97F4A7C15ULL;
-  auto next = [&] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
+  XorShift next{0x9E3779B97F4A7C15ULL};
   for (int level = 0; level <= static_cast<int>(detected); ++level) {
     set_simd_level(static_cast<SimdLevel>(level));
     for (int64_t n : {1, 7, 8, 9, 23, 4096, 40000, 70001}) {
@@ -757,13 +762,7 @@ TEST(ArrowExportBatch, Decimal128WideningAtEverySimdLevel) {
 // each, counts around the tail the path leaves to bytes, and null slots
 // holding bytes that are not zero.
 TEST(ArrowExportBatch, ShortFixedLengthDecimalsAtEveryLength) {
-  uint64_t state = 0x2545F4914F6CDD1DULL;
-  auto next = [&] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
+  XorShift next{0x2545F4914F6CDD1DULL};
   for (int n = 1; n <= 16; ++n) {
     const std::string min = '\x80' + std::string(n - 1, '\0');
     const std::string max = '\x7F' + std::string(n - 1, '\xFF');
