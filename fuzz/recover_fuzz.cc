@@ -31,6 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   static const parq::format::FileMetaData schema = fixed_schema();
   static const std::string out = "/tmp/parq-recover-fuzz-" + std::to_string(::getpid()) + ".parquet";
+  // Removed after every input: a campaign stopped between inputs leaves no
+  // recovered file behind in /tmp.
+  struct RemoveOutput {
+    ~RemoveOutput() { ::unlink(out.c_str()); }
+  } remove_output;
   parq::file::RecoverOptions options;
   options.max_page_bytes = 16 << 20;  // within the fuzzer's memory limit
   options.max_page_values = 1 << 22;
