@@ -383,6 +383,12 @@ void widen_decimals_scalar(const T* in, int64_t n, uint8_t* out) {
 // it (as plain stores do) only doubles the memory traffic.
 constexpr int64_t kStreamingBytes = int64_t{512} << 10;
 
+// Whether `n` values widened to 128 bits at `out` take streaming stores,
+// which need whole aligned lines (a Buffer's start is one).
+inline bool streams_widened(int64_t n, const uint8_t* out) {
+  return n * 16 >= kStreamingBytes && (reinterpret_cast<uintptr_t>(out) & 63) == 0;
+}
+
 // Into 128-bit words: eight values at a time interleaved with their sign
 // words by one permute per output vector.
 template <class T>
@@ -390,8 +396,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi2"))) void widen_
                                                                                                        int64_t n,
                                                                                                        uint8_t* out) {
   auto* o = reinterpret_cast<uint64_t*>(out);
-  // Streaming stores need whole aligned lines, which a Buffer's start is.
-  const bool streaming = n * 16 >= kStreamingBytes && (reinterpret_cast<uintptr_t>(out) & 63) == 0;
+  const bool streaming = streams_widened(n, out);
   int64_t i = 0;
   const __m512i low_half = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
   const __m512i high_half = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
@@ -423,7 +428,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi2"))) void widen_
 template <class T>
 __attribute__((target("avx2,bmi2"))) void widen_decimals_to_128_avx2(const T* in, int64_t n, uint8_t* out) {
   auto* o = reinterpret_cast<uint64_t*>(out);
-  const bool streaming = n * 16 >= kStreamingBytes && (reinterpret_cast<uintptr_t>(out) & 63) == 0;
+  const bool streaming = streams_widened(n, out);
   const __m256i zero = _mm256_setzero_si256();
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -502,18 +507,22 @@ inline void store_big_endian_128(uint8_t* out, const uint8_t* in, int n) {
 // this way by default). Null slots export as 0, like the other paths.
 void convert_short_flba_decimals(const Array& a, int width, uint8_t* out) {
   const int n = a.type.type_length;
-  if (a.values.size() < static_cast<size_t>(a.length) * n)
-    fail(a, "fixed-length decimal values shorter than the array");
+  // check_leaf has made sure the values hold length * n bytes; the first
+  // word's 8-byte load must stay inside them.
   const uint8_t* in = a.values.data();
-  // The first word's 8-byte load must stay inside the values.
   const int64_t fast = n >= 8 ? a.length : std::max<int64_t>(0, a.length - (8 + n - 1) / n);
-  for (int64_t i = 0; i < fast; ++i) store_big_endian_128(out + i * width, in + i * n, n);
-  for (int64_t i = fast; i < a.length; ++i) store_big_endian(out + i * width, in + i * n, n, 16);
-  if (width == 32) {
-    for (int64_t i = 0; i < a.length; ++i) {
-      uint8_t* o = out + i * width;
-      std::memset(o + 16, o[15] & 0x80 ? 0xFF : 0x00, 16);
-    }
+  // A 256-bit word's upper half is the sign of its lower, filled as each
+  // value is stored rather than in a second pass.
+  auto extend = [width](uint8_t* o) {
+    if (width == 32) std::memset(o + 16, o[15] & 0x80 ? 0xFF : 0x00, 16);
+  };
+  for (int64_t i = 0; i < fast; ++i) {
+    store_big_endian_128(out + i * width, in + i * n, n);
+    extend(out + i * width);
+  }
+  for (int64_t i = fast; i < a.length; ++i) {
+    store_big_endian(out + i * width, in + i * n, n, 16);
+    extend(out + i * width);
   }
   if (!a.validity.empty()) {
     for (int64_t i = 0; i < a.length; ++i) {

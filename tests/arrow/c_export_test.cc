@@ -845,6 +845,21 @@ TEST(ArrowExportBatch, DecimalTooWideForItsWidthThrows) {
   EXPECT_THROW(export_batch(batch_of(std::move(b)), &out), Error);
 }
 
+// A fixed-length decimal array whose values hold fewer bytes than its length
+// needs is refused before the conversion, whose word loads trust the size.
+TEST(ArrowExportBatch, FixedLengthDecimalsShorterThanTheArrayThrow) {
+  Array a = flba("d", vt(Type::FIXED_LEN_BYTE_ARRAY, decimal(11, 0), 5), {big_endian_of(1, 5), big_endian_of(2, 5)});
+  a.length = 3;
+  ArrowArray out{};
+  try {
+    export_batch(batch_of(std::move(a)), &out);
+    FAIL() << "export accepted 10 bytes of values for 3 slots of 5";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("values shorter than length"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(out.release, nullptr);
+}
+
 // Independent INT96 reference: exact value in __int128, then reduced mod 2^64.
 int64_t int96_reference(uint32_t julian_day, uint64_t nanos_of_day) {
   __int128 exact = (static_cast<__int128>(julian_day) - 2440588) * 86400 * 1000000000 + nanos_of_day;
