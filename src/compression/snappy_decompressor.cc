@@ -2,8 +2,9 @@
 // slack at both ends (one bounds check per loop, one offset check per copy),
 // then a careful loop that checks every byte for the last elements. The
 // stream decodes in segments, each in the fast loop that suits a sample of
-// its elements: near copies keep the last output bytes in a register (AVX-512),
-// copy types that change at random are read through a table, others branch.
+// its elements: near copies keep the last output bytes in a register (64
+// with AVX-512, 16 with AVX2), copy types that change at random are read
+// through a table, others branch.
 #include "snappy_decompressor.h"
 
 #include <immintrin.h>
@@ -250,6 +251,102 @@ struct WindowCopies {
   }
 };
 
+// Without AVX-512, the window is the output's last 16 bytes in an xmm
+// register, for the same reason: a copy of up to 16 bytes back is one byte
+// shuffle of it, and an element's bytes are shifted in by two more. Longer
+// elements reload it from memory, once per at least 17 bytes.
+alignas(16) constexpr std::array<std::array<uint8_t, 16>, 17> kKeepAfterShift = [] {
+  std::array<std::array<uint8_t, 16>, 17> index{};
+  for (int len = 0; len <= 16; ++len)
+    for (int i = 0; i < 16; ++i) index[len][i] = static_cast<uint8_t>(i + len < 16 ? i + len : 0x80);
+  return index;
+}();
+
+alignas(16) constexpr std::array<std::array<uint8_t, 16>, 17> kShiftedIn = [] {
+  std::array<std::array<uint8_t, 16>, 17> index{};
+  for (int len = 0; len <= 16; ++len)
+    for (int i = 0; i < 16; ++i) index[len][i] = static_cast<uint8_t>(i >= 16 - len ? i - (16 - len) : 0x80);
+  return index;
+}();
+
+// Window lanes of a copy `offset` bytes back: 16 - offset + j % offset.
+alignas(16) constexpr std::array<std::array<uint8_t, 16>, 17> kWindow16Copy = [] {
+  std::array<std::array<uint8_t, 16>, 17> index{};
+  for (int offset = 1; offset <= 16; ++offset)
+    for (int j = 0; j < 16; ++j) index[offset][j] = static_cast<uint8_t>(16 - offset + j % offset);
+  return index;
+}();
+
+#define PARQ_SNAPPY_AVX2 gnu::target("avx2,bmi2")
+
+struct Window16Copies {
+  // Lanes for bytes before the output's start hold zeros, as in
+  // WindowCopies.
+  [[PARQ_SNAPPY_AVX2]] explicit Window16Copies(const Stream& s) {
+    const size_t history = std::min<size_t>(static_cast<size_t>(s.op - s.out_begin), 16);
+    alignas(16) uint8_t last[16] = {};
+    std::memcpy(last + 16 - history, s.op - history, history);
+    window = _mm_load_si128(reinterpret_cast<const __m128i*>(last));
+  }
+
+  __m128i window;
+
+  static __m128i lanes(const std::array<uint8_t, 16>& index) {
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(index.data()));
+  }
+
+  // len <= 16
+  [[PARQ_SNAPPY_AVX2]] void shift_in(__m128i incoming, size_t len) {
+    window = _mm_or_si128(_mm_shuffle_epi8(window, lanes(kKeepAfterShift[len])),
+                          _mm_shuffle_epi8(incoming, lanes(kShiftedIn[len])));
+  }
+
+  [[PARQ_SNAPPY_AVX2]] void reload(const uint8_t* last_16) {
+    window = _mm_loadu_si128(reinterpret_cast<const __m128i*>(last_16));
+  }
+
+  // len <= 60; the window's bytes come from the input.
+  [[PARQ_SNAPPY_AVX2]] void literal(uint8_t* op, const uint8_t* ip, size_t len) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ip));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(op), bytes);
+    if (len <= 16) {
+      shift_in(bytes, len);
+    } else {
+      bytes::copy16_steps(op + 16, ip + 16, len - 16);
+      reload(ip + len - 16);
+    }
+  }
+
+  // len > 60
+  [[PARQ_SNAPPY_AVX2]] void after_long_literal(const uint8_t* ip, size_t len) { reload(ip + len - 16); }
+
+  [[PARQ_SNAPPY_AVX2]] void copy(uint8_t* op, size_t offset, size_t len) {
+    if (offset <= 16) {
+      const __m128i pattern = _mm_shuffle_epi8(window, lanes(kWindow16Copy[offset]));
+      if (len <= 16) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(op), pattern);
+        shift_in(pattern, len);
+        return;
+      }
+      if (offset < 16) {
+        store_pattern(op, pattern, offset, len);
+        reload(op + len - 16);
+        return;
+      }
+    }
+    const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(op - offset));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(op), head);
+    if (len <= 16) {
+      shift_in(head, len);
+      return;
+    }
+    bytes::copy16_steps(op + 16, op + 16 - offset, len - 16);
+    // From the source where the copy does not overlap its output: those
+    // bytes were stored before this copy's.
+    reload(len <= offset ? op - offset + len - 16 : op + len - 16);
+  }
+};
+
 // The element loop of the fast paths; `copies` writes the bytes. A
 // branch on the copy type costs nothing where it is predictable and a
 // mispredict per copy where it is not; the table costs a few cycles per
@@ -416,9 +513,11 @@ constexpr int kMixedTypesPercent = 30;
 struct StreamSample {
   int copies = 0;
   int near = 0;          // copies from at most kNearOffset bytes back
+  int near16 = 0;        // copies from at most 16 bytes back, of at most 16
   int type_changes = 0;  // copies of another type than the copy before
 
   bool near_copies() const { return near >= kSampleNear; }
+  bool near16_copies() const { return near16 >= kSampleNear; }
   bool mixed_types() const { return copies > 0 && type_changes * 100 >= copies * kMixedTypesPercent; }
 };
 
@@ -442,6 +541,7 @@ StreamSample sample_stream(const Stream& s, int skip, int sample) {
     const size_t offset = read_copy(tag, ip, len);
     if (element >= skip) {
       result.near += offset <= kNearOffset;
+      result.near16 += offset <= 16 && len <= 16;
       result.type_changes += last_type != 0 && (tag & 3) != last_type;
       ++result.copies;
     }
@@ -459,7 +559,7 @@ template <CopyType kCopyType>
 }
 
 template <CopyType kCopyType>
-[[gnu::target("avx2,bmi2"), gnu::noinline]] void decode_vector_avx2(Stream& s, const uint8_t* op_limit) {
+[[PARQ_SNAPPY_AVX2, gnu::noinline]] void decode_vector_avx2(Stream& s, const uint8_t* op_limit) {
   VectorCopies<ShufflePattern> copies;
   decode_fast<kCopyType>(s, copies, op_limit);
 }
@@ -468,6 +568,11 @@ template <CopyType kCopyType>
 [[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_vector_avx512(Stream& s, const uint8_t* op_limit) {
   VectorCopies<ShufflePattern> copies;
   decode_fast<kCopyType>(s, copies, op_limit);
+}
+
+[[PARQ_SNAPPY_AVX2, gnu::noinline]] void decode_window16(Stream& s, const uint8_t* op_limit) {
+  Window16Copies copies(s);
+  decode_fast<CopyType::kBranch>(s, copies, op_limit);
 }
 
 [[PARQ_SNAPPY_AVX512, gnu::noinline]] void decode_window(Stream& s, const uint8_t* op_limit) {
@@ -502,8 +607,9 @@ void decode_scalar(Stream& s) {
   });
 }
 
-[[gnu::target("avx2,bmi2")]] void decode_avx2(Stream& s) {
+[[PARQ_SNAPPY_AVX2]] void decode_avx2(Stream& s) {
   decode_segments(s, [](const StreamSample& sample) -> FastLoop {
+    if (sample.near16_copies()) return decode_window16;
     return sample.mixed_types() ? decode_vector_avx2<CopyType::kTable> : decode_vector_avx2<CopyType::kBranch>;
   });
 }
@@ -517,7 +623,7 @@ void decode_scalar(Stream& s) {
 
 [[gnu::noinline]] void decode_pair_scalar(Stream& a, Stream& b) { decode_fast_pair<VectorCopies<ScalarPattern>>(a, b); }
 
-[[gnu::target("avx2,bmi2"), gnu::noinline]] void decode_pair_avx2(Stream& a, Stream& b) {
+[[PARQ_SNAPPY_AVX2, gnu::noinline]] void decode_pair_avx2(Stream& a, Stream& b) {
   decode_fast_pair<VectorCopies<ShufflePattern>>(a, b);
 }
 
@@ -580,11 +686,11 @@ void snappy_decompress_pair(const DecompressJob& first, const DecompressJob& sec
   Stream a = open_stream(first.in, first.out, first.out_size);
   Stream b = open_stream(second.in, second.out, second.out_size);
   const SimdLevel level = simd_level();
+  const auto near = [](const Stream& s) { return sample_stream(s, kSampleSkip, kSampleElements).near_copies(); };
   if (level >= SimdLevel::kAvx512) {
-    const auto near = [](const Stream& s) { return sample_stream(s, kSampleSkip, kSampleElements).near_copies(); };
     if (!near(a) && !near(b)) decode_pair_avx512(a, b);
   } else if (level >= SimdLevel::kAvx2) {
-    decode_pair_avx2(a, b);
+    if (!near(a) && !near(b)) decode_pair_avx2(a, b);
   } else {
     decode_pair_scalar(a, b);
   }

@@ -2,7 +2,7 @@
 // hand-built and mutated streams the library's decoder is the reference for
 // both the output and whether the stream is valid at all. Every case runs
 // at every SIMD level the CPU has (scalar and shuffled pattern copies, the
-// AVX-512 register window).
+// AVX2 and AVX-512 register windows).
 #include "compression/snappy_decompressor.h"
 
 #include <gmock/gmock.h>
@@ -138,7 +138,7 @@ struct StreamBuilder {
 
 // How a hand-built stream starts, and so which fast loop decodes it (the
 // decoder samples elements 256 to 383): 400 copies from 8 bytes back take
-// the register-window loop with AVX-512; 400 far copies that alternate
+// a register-window loop (64 bytes with AVX-512, 16 with AVX2); 400 far copies that alternate
 // between 1- and 2-byte offsets take the loop that reads copy tags through
 // a table; no opening, the loop that branches on them.
 enum class Opening { kNone, kNear, kMixed };
@@ -183,18 +183,27 @@ TEST(SnappyDecompressor, RoundTripsLibraryStreams) {
   }
 }
 
-// Every offset below 140 (pattern paths, window copies up to 64 back, memory
-// copies beyond) with every copy length, placed both well inside the stream
-// (the fast loops) and at its end (the careful loop).
+// Every offset below 140 (pattern paths, window copies up to 16 or 64 back,
+// memory copies beyond) with every copy length, each after literals of
+// every short length (which shift into a window), placed both well inside
+// the stream (the fast loops: the window loops after the near opening) and
+// at its end (the careful loop).
 TEST(SnappyDecompressor, EveryShortOffsetAndLength) {
   for (SimdLevel level : testing::each_simd_level()) {
-    for (size_t offset = 1; offset < 140; ++offset) {
-      StreamBuilder b;
-      b.literal(sample(200, 0, static_cast<uint32_t>(offset)));
-      for (size_t len = 1; len <= 64; ++len) b.copy2(offset, len);
-      for (size_t len = 4; len <= 11; ++len) b.copy1(offset, len);
-      for (size_t len = 1; len <= 64; len += 9) b.copy4(offset, len);
-      expect_library_output(b.stream(), "offset " + std::to_string(offset) + " level " + to_string(level));
+    for (Opening opening : kOpenings) {
+      for (size_t offset = 1; offset < 140; ++offset) {
+        StreamBuilder b;
+        open_stream(b, opening);
+        b.literal(sample(200, 0, static_cast<uint32_t>(offset)));
+        for (size_t len = 1; len <= 64; ++len) {
+          b.literal(sample(1 + (len * 7 + offset) % 60, 0, static_cast<uint32_t>(len)));
+          b.copy2(offset, len);
+        }
+        for (size_t len = 4; len <= 11; ++len) b.copy1(offset, len);
+        for (size_t len = 1; len <= 64; len += 9) b.copy4(offset, len);
+        expect_library_output(
+            b.stream(), "offset " + std::to_string(offset) + ", " + to_string(opening) + ", level " + to_string(level));
+      }
     }
   }
 }
