@@ -317,8 +317,15 @@ struct Window16Copies {
     }
   }
 
-  // len > 60
-  [[PARQ_SNAPPY_AVX2]] void after_long_literal(const uint8_t* ip, size_t len) { reload(ip + len - 16); }
+  // A literal in the long form may still be short (its length bytes can
+  // say 1); 16 bytes at ip are inside the fast loop's input slack.
+  [[PARQ_SNAPPY_AVX2]] void after_long_literal(const uint8_t* ip, size_t len) {
+    if (len >= 16) {
+      reload(ip + len - 16);
+    } else {
+      shift_in(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ip)), len);
+    }
+  }
 
   [[PARQ_SNAPPY_AVX2]] void copy(uint8_t* op, size_t offset, size_t len) {
     if (offset <= 16) {

@@ -108,6 +108,14 @@ struct StreamBuilder {
     body.insert(body.end(), bytes.begin(), bytes.end());
     produced += bytes.size();
   }
+  // A literal whose length takes `extra` bytes after the tag, however short
+  // (libsnappy writes lengths of at least 61 so).
+  void literal_long_form(const Bytes& bytes, int extra) {
+    body.push_back(static_cast<uint8_t>((59 + extra) << 2));
+    for (int i = 0; i < extra; ++i) body.push_back(static_cast<uint8_t>((bytes.size() - 1) >> (8 * i)));
+    body.insert(body.end(), bytes.begin(), bytes.end());
+    produced += bytes.size();
+  }
   void copy1(size_t offset, size_t len) {  // len 4..11, offset < 2048
     body.push_back(static_cast<uint8_t>(1 | (len - 4) << 2 | (offset >> 8) << 5));
     body.push_back(static_cast<uint8_t>(offset));
@@ -253,6 +261,25 @@ TEST(SnappyDecompressor, NearCopiesAfterLongLiterals) {
     }
     for (int i = 0; i < 40; ++i) b.copy1(8, 4);  // the careful loop's share
     expect_library_output(b.stream(), to_string(level));
+  }
+}
+
+// Short literals written in the long form (a length byte after the tag
+// says 1..70) among near copies: each fast loop takes the literal's bytes
+// into its window, however long the form says it is.
+TEST(SnappyDecompressor, ShortLiteralsInTheLongForm) {
+  for (SimdLevel level : testing::each_simd_level()) {
+    for (Opening opening : kOpenings) {
+      StreamBuilder b;
+      open_stream(b, opening);
+      b.literal(sample(16, 0, 5));
+      for (size_t len = 1; len <= 70; ++len) {
+        b.literal_long_form(sample(len, 0, static_cast<uint32_t>(len)), 1 + static_cast<int>(len % 4));
+        b.copy1(1 + len % 16, 4 + len % 8);
+      }
+      for (int i = 0; i < 40; ++i) b.copy1(8, 4);  // the careful loop's share
+      expect_library_output(b.stream(), std::string(to_string(opening)) + ", level " + to_string(level));
+    }
   }
 }
 
