@@ -1,6 +1,7 @@
 // libFuzzer target for parq's snappy decoder, differential against
 // libsnappy: on any input both accept or both reject, with the same output;
-// and whatever the library compresses, parq decodes back.
+// whatever the library compresses, parq decodes back; and the paired loop
+// agrees with the single one.
 #include <snappy.h>
 
 #include <cstdlib>
@@ -62,20 +63,39 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<size_t> length = parq::compression::snappy_uncompressed_length({data, size});
   if (library_header != length.has_value()) std::abort();
   if (length && *length != library_length) std::abort();
-  if (length && *length <= kMaxOutput) {
-    // Exactly sized buffers, so that ASan sees any write past the end.
-    auto ours = std::make_unique<uint8_t[]>(*length);
+  const bool decodable = length && *length <= kMaxOutput;
+  // Exactly sized buffers, so that ASan sees any write past the end.
+  std::unique_ptr<uint8_t[]> ours;
+  bool ok = false;
+  if (decodable) {
+    ours = std::make_unique<uint8_t[]>(*length);
     auto theirs = std::make_unique<char[]>(*length);
-    const bool ok = parq_decodes(data, size, ours.get(), *length);
+    ok = parq_decodes(data, size, ours.get(), *length);
     const bool library_ok = snappy::RawUncompress(bytes, size, theirs.get());
     if (ok != library_ok && !(library_ok && has_wrapping_literal(data, size))) std::abort();
     if (ok && *length != 0 && std::memcmp(ours.get(), theirs.get(), *length) != 0) std::abort();
   }
   std::string compressed;
   snappy::Compress(bytes, size, &compressed);
+  const auto* packed = reinterpret_cast<const uint8_t*>(compressed.data());
   auto back = std::make_unique<uint8_t[]>(size);
-  if (!parq_decodes(reinterpret_cast<const uint8_t*>(compressed.data()), compressed.size(), back.get(), size))
-    std::abort();
+  if (!parq_decodes(packed, compressed.size(), back.get(), size)) std::abort();
   if (size != 0 && std::memcmp(back.get(), data, size) != 0) std::abort();
+  // The reader's paired loop, the input beside its own compression: it
+  // decodes both as each decodes alone, and fails where the input fails.
+  if (decodable) {
+    auto first = std::make_unique<uint8_t[]>(*length);
+    auto second = std::make_unique<uint8_t[]>(size);
+    bool paired_ok = true;
+    try {
+      parq::compression::snappy_decompress_pair({{data, size}, first.get(), *length},
+                                                {{packed, compressed.size()}, second.get(), size});
+    } catch (const parq::Error&) {
+      paired_ok = false;
+    }
+    if (paired_ok != ok) std::abort();
+    if (ok && *length != 0 && std::memcmp(first.get(), ours.get(), *length) != 0) std::abort();
+    if (ok && size != 0 && std::memcmp(second.get(), data, size) != 0) std::abort();
+  }
   return 0;
 }

@@ -520,10 +520,13 @@ constexpr int kMixedTypesPercent = 30;
 struct StreamSample {
   int copies = 0;
   int near = 0;          // copies from at most kNearOffset bytes back
-  int near16 = 0;        // copies from at most 16 bytes back, of at most 16
+  int near16 = 0;        // copies of at most 16 bytes from at most 16 back
   int type_changes = 0;  // copies of another type than the copy before
 
+  // For the 64-byte window (AVX-512).
   bool near_copies() const { return near >= kSampleNear; }
+  // For the 16-byte window (AVX2), which serves only the copies it holds
+  // whole: it reloads from memory after longer ones.
   bool near16_copies() const { return near16 >= kSampleNear; }
   bool mixed_types() const { return copies > 0 && type_changes * 100 >= copies * kMixedTypesPercent; }
 };
@@ -693,11 +696,12 @@ void snappy_decompress_pair(const DecompressJob& first, const DecompressJob& sec
   Stream a = open_stream(first.in, first.out, first.out_size);
   Stream b = open_stream(second.in, second.out, second.out_size);
   const SimdLevel level = simd_level();
-  const auto near = [](const Stream& s) { return sample_stream(s, kSampleSkip, kSampleElements).near_copies(); };
+  // Streams that a window loop would take decode one at a time.
+  const auto sample = [](const Stream& s) { return sample_stream(s, kSampleSkip, kSampleElements); };
   if (level >= SimdLevel::kAvx512) {
-    if (!near(a) && !near(b)) decode_pair_avx512(a, b);
+    if (!sample(a).near_copies() && !sample(b).near_copies()) decode_pair_avx512(a, b);
   } else if (level >= SimdLevel::kAvx2) {
-    if (!near(a) && !near(b)) decode_pair_avx2(a, b);
+    if (!sample(a).near16_copies() && !sample(b).near16_copies()) decode_pair_avx2(a, b);
   } else {
     decode_pair_scalar(a, b);
   }
