@@ -186,13 +186,17 @@ alignas(64) constexpr std::array<uint8_t, 64> kIota = [] {
   return iota;
 }();
 
-// Window positions of a copy `offset` bytes back: 64 - offset + j % offset.
-alignas(64) constexpr std::array<std::array<uint8_t, 64>, 65> kWindowCopy = [] {
-  std::array<std::array<uint8_t, 64>, 65> index{};
-  for (int offset = 1; offset <= 64; ++offset)
-    for (int j = 0; j < 64; ++j) index[offset][j] = static_cast<uint8_t>(64 - offset + j % offset);
+// Per offset, the positions in a window of `kBytes` (the output's last
+// bytes) of a copy `offset` bytes back: kBytes - offset + j % offset.
+template <int kBytes>
+constexpr std::array<std::array<uint8_t, kBytes>, kBytes + 1> window_copy_lanes() {
+  std::array<std::array<uint8_t, kBytes>, kBytes + 1> index{};
+  for (int offset = 1; offset <= kBytes; ++offset)
+    for (int j = 0; j < kBytes; ++j) index[offset][j] = static_cast<uint8_t>(kBytes - offset + j % offset);
   return index;
-}();
+}
+
+alignas(64) constexpr auto kWindowCopy = window_copy_lanes<64>();
 
 #define PARQ_SNAPPY_AVX512 gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")
 
@@ -255,27 +259,25 @@ struct WindowCopies {
 // register, for the same reason: a copy of up to 16 bytes back is one byte
 // shuffle of it, and an element's bytes are shifted in by two more. Longer
 // elements reload it from memory, once per at least 17 bytes.
-alignas(16) constexpr std::array<std::array<uint8_t, 16>, 17> kKeepAfterShift = [] {
+//
+// Shuffle lanes that shift the window by `len` bytes (0..16): its own
+// bytes move down (kKeepAfterShift), the first `len` of an incoming vector
+// fill the top (kShiftedIn); a lane of 0x80 reads zero.
+template <bool kIncoming>
+constexpr std::array<std::array<uint8_t, 16>, 17> shift_lanes() {
   std::array<std::array<uint8_t, 16>, 17> index{};
-  for (int len = 0; len <= 16; ++len)
-    for (int i = 0; i < 16; ++i) index[len][i] = static_cast<uint8_t>(i + len < 16 ? i + len : 0x80);
+  for (int len = 0; len <= 16; ++len) {
+    for (int i = 0; i < 16; ++i) {
+      const int from = kIncoming ? i - (16 - len) : i + len;
+      index[len][i] = static_cast<uint8_t>(from >= 0 && from < 16 ? from : 0x80);
+    }
+  }
   return index;
-}();
+}
 
-alignas(16) constexpr std::array<std::array<uint8_t, 16>, 17> kShiftedIn = [] {
-  std::array<std::array<uint8_t, 16>, 17> index{};
-  for (int len = 0; len <= 16; ++len)
-    for (int i = 0; i < 16; ++i) index[len][i] = static_cast<uint8_t>(i >= 16 - len ? i - (16 - len) : 0x80);
-  return index;
-}();
-
-// Window lanes of a copy `offset` bytes back: 16 - offset + j % offset.
-alignas(16) constexpr std::array<std::array<uint8_t, 16>, 17> kWindow16Copy = [] {
-  std::array<std::array<uint8_t, 16>, 17> index{};
-  for (int offset = 1; offset <= 16; ++offset)
-    for (int j = 0; j < 16; ++j) index[offset][j] = static_cast<uint8_t>(16 - offset + j % offset);
-  return index;
-}();
+alignas(16) constexpr auto kKeepAfterShift = shift_lanes<false>();
+alignas(16) constexpr auto kShiftedIn = shift_lanes<true>();
+alignas(16) constexpr auto kWindow16Copy = window_copy_lanes<16>();
 
 #define PARQ_SNAPPY_AVX2 gnu::target("avx2,bmi2")
 
