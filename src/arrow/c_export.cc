@@ -505,24 +505,36 @@ inline void store_big_endian_128(uint8_t* out, const uint8_t* in, int n) {
 // it, so no value needs a range check: one byte swap per word, where the
 // byte-by-byte path costs several times as much (pyarrow writes decimals
 // this way by default). Null slots export as 0, like the other paths.
+// The words of `length` values of n bytes: the first `fast` by word loads,
+// the rest byte by byte. A width template keeps the sign fill of 256-bit
+// words out of the 128-bit loop rather than a branch per value.
+template <int kWidth>
+void store_short_flba_words(const uint8_t* in, int n, int64_t fast, int64_t length, uint8_t* out) {
+  // A 256-bit word's upper half is the sign of its lower, filled as each
+  // value is stored rather than in a second pass.
+  auto extend = [](uint8_t* o) {
+    if constexpr (kWidth == 32) std::memset(o + 16, o[15] & 0x80 ? 0xFF : 0x00, 16);
+  };
+  for (int64_t i = 0; i < fast; ++i) {
+    store_big_endian_128(out + i * kWidth, in + i * n, n);
+    extend(out + i * kWidth);
+  }
+  for (int64_t i = fast; i < length; ++i) {
+    store_big_endian(out + i * kWidth, in + i * n, n, 16);
+    extend(out + i * kWidth);
+  }
+}
+
 void convert_short_flba_decimals(const Array& a, int width, uint8_t* out) {
   const int n = a.type.type_length;
   // check_leaf has made sure the values hold length * n bytes; the first
   // word's 8-byte load must stay inside them.
   const uint8_t* in = a.values.data();
   const int64_t fast = n >= 8 ? a.length : std::max<int64_t>(0, a.length - (8 + n - 1) / n);
-  // A 256-bit word's upper half is the sign of its lower, filled as each
-  // value is stored rather than in a second pass.
-  auto extend = [width](uint8_t* o) {
-    if (width == 32) std::memset(o + 16, o[15] & 0x80 ? 0xFF : 0x00, 16);
-  };
-  for (int64_t i = 0; i < fast; ++i) {
-    store_big_endian_128(out + i * width, in + i * n, n);
-    extend(out + i * width);
-  }
-  for (int64_t i = fast; i < a.length; ++i) {
-    store_big_endian(out + i * width, in + i * n, n, 16);
-    extend(out + i * width);
+  if (width == 32) {
+    store_short_flba_words<32>(in, n, fast, a.length, out);
+  } else {
+    store_short_flba_words<16>(in, n, fast, a.length, out);
   }
   if (!a.validity.empty()) {
     for (int64_t i = 0; i < a.length; ++i) {
