@@ -96,17 +96,6 @@ __attribute__((target("avx2,bmi2"))) void gather32_avx2(const uint32_t* dict, co
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
 
-__attribute__((target("avx2,bmi2"))) void gather64_avx2(const uint64_t* dict, const uint32_t* idx, size_t n,
-                                                        uint64_t* out) {
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m128i ix = _mm_loadu_si128(reinterpret_cast<const __m128i*>(idx + i));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
-                        _mm256_i32gather_epi64(reinterpret_cast<const long long*>(dict), ix, 8));
-  }
-  for (; i < n; ++i) out[i] = dict[idx[i]];
-}
-
 // Small dictionaries live in registers: a lane permute replaces the gather
 // (16 entries of 4 bytes in one zmm, 32 in two; 8 or 16 of 8 bytes).
 // Indices are already checked against the dictionary size.
@@ -138,6 +127,61 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) void permute64_avx512(
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
 
+// AVX2 has lane permutes of 32-bit elements only, across one ymm of 8: a
+// dictionary of up to 8 4-byte entries is one register, up to 32 takes
+// four, the index's bits 3 and 4 then picking among them by blends. An
+// 8-byte entry is a pair of 32-bit lanes, so up to 8 of them fit two
+// registers. Larger sets need more blends than loads would cost.
+template <int Registers>
+__attribute__((target("avx2,bmi2"))) void permute32_avx2(const uint32_t* dict, size_t size, const uint32_t* idx,
+                                                         size_t n, uint32_t* out) {
+  alignas(32) uint32_t entries[8 * Registers] = {};
+  std::memcpy(entries, dict, std::min(size, size_t{8 * Registers}) * sizeof(uint32_t));
+  __m256i d[Registers];
+  for (int r = 0; r < Registers; ++r) d[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(entries + 8 * r));
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i ix = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + i));
+    __m256 v = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[0], ix));
+    if constexpr (Registers >= 2) {
+      // blendv takes each lane's sign bit: bit 3 of the index shifted there.
+      const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(ix, 28));
+      v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[1], ix)), bit3);
+      if constexpr (Registers == 4) {
+        const __m256 high = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[2], ix)),
+                                             _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[3], ix)), bit3);
+        v = _mm256_blendv_ps(v, high, _mm256_castsi256_ps(_mm256_slli_epi32(ix, 27)));
+      }
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_castps_si256(v));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+
+template <int Registers>
+__attribute__((target("avx2,bmi2"))) void permute64_avx2(const uint64_t* dict, size_t size, const uint32_t* idx,
+                                                         size_t n, uint64_t* out) {
+  alignas(32) uint64_t entries[4 * Registers] = {};
+  std::memcpy(entries, dict, std::min(size, size_t{4 * Registers}) * sizeof(uint64_t));
+  __m256i d[Registers];
+  for (int r = 0; r < Registers; ++r) d[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(entries + 4 * r));
+  // Entry k's halves are 32-bit lanes 2k and 2k + 1.
+  const __m256i odd = _mm256_set1_epi64x(int64_t{1} << 32);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m256i twice =
+        _mm256_slli_epi32(_mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(idx + i))), 1);
+    const __m256i lanes = _mm256_or_si256(twice, _mm256_add_epi64(_mm256_slli_epi64(twice, 32), odd));
+    __m256 v = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[0], lanes));
+    if constexpr (Registers == 2) {
+      v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[1], lanes)),
+                           _mm256_castsi256_ps(_mm256_slli_epi32(lanes, 28)));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_castps_si256(v));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+
 constexpr size_t kPermute32Entries = 32;
 constexpr size_t kPermute64Entries = 16;
 
@@ -162,7 +206,12 @@ void gather(const uint32_t* dict, size_t size, const uint32_t* idx, size_t n, ui
   const SimdLevel level = simd_level();
   if (level == SimdLevel::kAvx512 && size <= kPermute32Entries) return permute32_avx512(dict, size, idx, n, out);
   if (level == SimdLevel::kAvx512 && hardware_gather()) return gather32_avx512(dict, idx, n, out);
-  if (level == SimdLevel::kAvx2 && hardware_gather()) return gather32_avx2(dict, idx, n, out);
+  if (level == SimdLevel::kAvx2) {
+    if (size <= 8) return permute32_avx2<1>(dict, size, idx, n, out);
+    if (size <= 16) return permute32_avx2<2>(dict, size, idx, n, out);
+    if (size <= 32) return permute32_avx2<4>(dict, size, idx, n, out);
+    if (hardware_gather()) return gather32_avx2(dict, idx, n, out);
+  }
   gather_scalar(dict, idx, n, out);
 }
 
@@ -170,7 +219,14 @@ void gather(const uint64_t* dict, size_t size, const uint32_t* idx, size_t n, ui
   const SimdLevel level = simd_level();
   if (level == SimdLevel::kAvx512 && size <= kPermute64Entries) return permute64_avx512(dict, size, idx, n, out);
   if (level == SimdLevel::kAvx512 && hardware_gather()) return gather64_avx512(dict, idx, n, out);
-  if (level == SimdLevel::kAvx2 && hardware_gather()) return gather64_avx2(dict, idx, n, out);
+  if (level == SimdLevel::kAvx2) {
+    if (size <= 4) return permute64_avx2<1>(dict, size, idx, n, out);
+    if (size <= 8) return permute64_avx2<2>(dict, size, idx, n, out);
+    // No 8-byte hardware gather at this level: on an AMD EPYC (Zen, AVX2
+    // only) vpgatherdq decoded slower than plain loads, and Intel's
+    // microcode against Gather Data Sampling slows that generation's
+    // gathers too.
+  }
   gather_scalar(dict, idx, n, out);
 }
 

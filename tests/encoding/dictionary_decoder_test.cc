@@ -47,10 +47,13 @@ T entry(size_t i) {
   }
 }
 
+// Dictionary sizes on both sides of each register set that holds small
+// dictionaries (AVX2: 4 and 8 entries of 8 bytes, 8, 16 and 32 of 4;
+// AVX-512: 8 and 16 of 8 bytes, 16 and 32 of 4) and far beyond them.
 template <class T>
 void check_type() {
   std::mt19937 rng(1);
-  for (size_t entries : {1u, 100u, 100000u}) {
+  for (size_t entries : {1u, 3u, 4u, 5u, 8u, 9u, 11u, 16u, 17u, 31u, 32u, 33u, 100u, 100000u}) {
     std::vector<T> dict(entries);
     for (size_t i = 0; i < entries; ++i) dict[i] = entry<T>(i);
     const int width = bit_width_for(entries - 1);
