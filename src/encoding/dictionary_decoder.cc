@@ -1,7 +1,8 @@
 // DictionaryDecoder; see encoding/dictionary_decoder.h. Indices are unpacked a
 // block of 512 at a time into an L1-resident buffer by the bit unpacking
 // kernels, the block's maximum is checked against the dictionary size, and
-// the gather runs over the block (hardware gathers where they beat loads).
+// the gather runs over the block (register permutes for small dictionaries,
+// else hardware gathers, but for 8-byte entries at AVX2: plain loads).
 // Repeated indices are filled without materialising them.
 #include "parq/encoding/dictionary_decoder.h"
 
@@ -96,6 +97,27 @@ __attribute__((target("avx2,bmi2"))) void gather32_avx2(const uint32_t* dict, co
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
 
+// Eight-byte entries at AVX2: four plain loads joined into one 32-byte
+// store. vpgatherdq is slower than loads on AMD's cores of this level (and
+// Intel's microcode against Gather Data Sampling slows that generation's
+// gathers too); storing each value apart is slower again when the output
+// lies 2-4 KiB past the index block modulo 4 KiB, where each store is taken
+// for a write to the indices the next loads read. (The 4-byte hardware
+// gather held its own against loads there.)
+__attribute__((target("avx2,bmi2"))) void gather64_avx2(const uint64_t* dict, const uint32_t* idx, size_t n,
+                                                        uint64_t* out) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(dict + idx[i]));
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(dict + idx[i + 1]));
+    const __m128i c = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(dict + idx[i + 2]));
+    const __m128i d = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(dict + idx[i + 3]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm256_set_m128i(_mm_unpacklo_epi64(c, d), _mm_unpacklo_epi64(a, b)));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+
 // Small dictionaries live in registers: a lane permute replaces the gather
 // (16 entries of 4 bytes in one zmm, 32 in two; 8 or 16 of 8 bytes).
 // Indices are already checked against the dictionary size.
@@ -127,33 +149,46 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) void permute64_avx512(
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
 
+// The dictionary's first 32 * Registers bytes in Registers ymm registers,
+// zero past its end.
+template <int Registers>
+__attribute__((target("avx2,bmi2"))) void load_registers(const void* dict, size_t bytes, __m256i* d) {
+  alignas(32) uint8_t entries[32 * Registers] = {};
+  std::memcpy(entries, dict, std::min(bytes, sizeof(entries)));
+  for (int r = 0; r < Registers; ++r) d[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(entries + 32 * r));
+}
+
+// Each lane takes the 32-bit element its index names among the registers'
+// 8 * Registers: the low 3 bits within a register, bits 3 and 4 among them.
+template <int Registers>
+__attribute__((target("avx2,bmi2"))) __m256i select_lanes(const __m256i* d, __m256i lane) {
+  __m256 v = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[0], lane));
+  if constexpr (Registers >= 2) {
+    // blendv takes each lane's sign bit: bit 3 of the index shifted there.
+    const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(lane, 28));
+    v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[1], lane)), bit3);
+    if constexpr (Registers == 4) {
+      const __m256 high = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[2], lane)),
+                                           _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[3], lane)), bit3);
+      v = _mm256_blendv_ps(v, high, _mm256_castsi256_ps(_mm256_slli_epi32(lane, 27)));
+    }
+  }
+  return _mm256_castps_si256(v);
+}
+
 // AVX2 has lane permutes of 32-bit elements only, across one ymm of 8: a
 // dictionary of up to 8 4-byte entries is one register, up to 32 takes
-// four, the index's bits 3 and 4 then picking among them by blends. An
-// 8-byte entry is a pair of 32-bit lanes, so up to 8 of them fit two
-// registers. Larger sets need more blends than loads would cost.
+// four. An 8-byte entry is a pair of 32-bit lanes, so up to 8 of them fit
+// two registers. Larger sets need more blends than loads would cost.
 template <int Registers>
 __attribute__((target("avx2,bmi2"))) void permute32_avx2(const uint32_t* dict, size_t size, const uint32_t* idx,
                                                          size_t n, uint32_t* out) {
-  alignas(32) uint32_t entries[8 * Registers] = {};
-  std::memcpy(entries, dict, std::min(size, size_t{8 * Registers}) * sizeof(uint32_t));
   __m256i d[Registers];
-  for (int r = 0; r < Registers; ++r) d[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(entries + 8 * r));
+  load_registers<Registers>(dict, size * sizeof(uint32_t), d);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m256i ix = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + i));
-    __m256 v = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[0], ix));
-    if constexpr (Registers >= 2) {
-      // blendv takes each lane's sign bit: bit 3 of the index shifted there.
-      const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(ix, 28));
-      v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[1], ix)), bit3);
-      if constexpr (Registers == 4) {
-        const __m256 high = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[2], ix)),
-                                             _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[3], ix)), bit3);
-        v = _mm256_blendv_ps(v, high, _mm256_castsi256_ps(_mm256_slli_epi32(ix, 27)));
-      }
-    }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_castps_si256(v));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), select_lanes<Registers>(d, ix));
   }
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
@@ -161,10 +196,8 @@ __attribute__((target("avx2,bmi2"))) void permute32_avx2(const uint32_t* dict, s
 template <int Registers>
 __attribute__((target("avx2,bmi2"))) void permute64_avx2(const uint64_t* dict, size_t size, const uint32_t* idx,
                                                          size_t n, uint64_t* out) {
-  alignas(32) uint64_t entries[4 * Registers] = {};
-  std::memcpy(entries, dict, std::min(size, size_t{4 * Registers}) * sizeof(uint64_t));
   __m256i d[Registers];
-  for (int r = 0; r < Registers; ++r) d[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(entries + 4 * r));
+  load_registers<Registers>(dict, size * sizeof(uint64_t), d);
   // Entry k's halves are 32-bit lanes 2k and 2k + 1.
   const __m256i odd = _mm256_set1_epi64x(int64_t{1} << 32);
   size_t i = 0;
@@ -172,12 +205,7 @@ __attribute__((target("avx2,bmi2"))) void permute64_avx2(const uint64_t* dict, s
     const __m256i twice =
         _mm256_slli_epi32(_mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(idx + i))), 1);
     const __m256i lanes = _mm256_or_si256(twice, _mm256_add_epi64(_mm256_slli_epi64(twice, 32), odd));
-    __m256 v = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[0], lanes));
-    if constexpr (Registers == 2) {
-      v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(d[1], lanes)),
-                           _mm256_castsi256_ps(_mm256_slli_epi32(lanes, 28)));
-    }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_castps_si256(v));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), select_lanes<Registers>(d, lanes));
   }
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
@@ -185,8 +213,9 @@ __attribute__((target("avx2,bmi2"))) void permute64_avx2(const uint64_t* dict, s
 constexpr size_t kPermute32Entries = 32;
 constexpr size_t kPermute64Entries = 16;
 
-// PARQ_DICT_GATHER=scalar|simd overrides the measured choice (benchmarks).
-bool hardware_gather() {
+// Whether the gathers above run; PARQ_DICT_GATHER=scalar makes them one load
+// and store per value instead (benchmarks).
+bool gather_kernels() {
   static const bool use = [] {
     const char* env = std::getenv("PARQ_DICT_GATHER");
     return env == nullptr || std::strcmp(env, "scalar") != 0;
@@ -205,12 +234,12 @@ void check_dictionary_indices(const uint32_t* idx, size_t n, size_t dictionary_s
 void gather(const uint32_t* dict, size_t size, const uint32_t* idx, size_t n, uint32_t* out) {
   const SimdLevel level = simd_level();
   if (level == SimdLevel::kAvx512 && size <= kPermute32Entries) return permute32_avx512(dict, size, idx, n, out);
-  if (level == SimdLevel::kAvx512 && hardware_gather()) return gather32_avx512(dict, idx, n, out);
+  if (level == SimdLevel::kAvx512 && gather_kernels()) return gather32_avx512(dict, idx, n, out);
   if (level == SimdLevel::kAvx2) {
     if (size <= 8) return permute32_avx2<1>(dict, size, idx, n, out);
     if (size <= 16) return permute32_avx2<2>(dict, size, idx, n, out);
     if (size <= 32) return permute32_avx2<4>(dict, size, idx, n, out);
-    if (hardware_gather()) return gather32_avx2(dict, idx, n, out);
+    if (gather_kernels()) return gather32_avx2(dict, idx, n, out);
   }
   gather_scalar(dict, idx, n, out);
 }
@@ -218,14 +247,11 @@ void gather(const uint32_t* dict, size_t size, const uint32_t* idx, size_t n, ui
 void gather(const uint64_t* dict, size_t size, const uint32_t* idx, size_t n, uint64_t* out) {
   const SimdLevel level = simd_level();
   if (level == SimdLevel::kAvx512 && size <= kPermute64Entries) return permute64_avx512(dict, size, idx, n, out);
-  if (level == SimdLevel::kAvx512 && hardware_gather()) return gather64_avx512(dict, idx, n, out);
+  if (level == SimdLevel::kAvx512 && gather_kernels()) return gather64_avx512(dict, idx, n, out);
   if (level == SimdLevel::kAvx2) {
     if (size <= 4) return permute64_avx2<1>(dict, size, idx, n, out);
     if (size <= 8) return permute64_avx2<2>(dict, size, idx, n, out);
-    // No 8-byte hardware gather at this level: on an AMD EPYC (Zen, AVX2
-    // only) vpgatherdq decoded slower than plain loads, and Intel's
-    // microcode against Gather Data Sampling slows that generation's
-    // gathers too.
+    if (gather_kernels()) return gather64_avx2(dict, idx, n, out);
   }
   gather_scalar(dict, idx, n, out);
 }
