@@ -5,10 +5,11 @@ Markdown table (the README's).
     .venv/bin/python bench/python/read_compare.py [FILE...]
 
 Files default to the lineitem files of bench/compare/data (made by
-bench/compare/generate.mjs). Reads produce an Arrow table in pyarrow for
-every library (parq's zero-copy export included in its time), at 1 and 2
-threads: pyarrow by set_cpu_count, DuckDB by its threads setting, both in
-this process; Polars fixes its pool when imported, so its reads run in a
+bench/compare/generate.mjs). Reads produce each library's table: a pyarrow
+Table for parq (its export and pyarrow's import included in its time),
+pyarrow and DuckDB, a Polars DataFrame for Polars; at 1 and 2 threads:
+pyarrow by set_cpu_count, DuckDB by its threads setting, both in this
+process; Polars fixes its pool when imported, so its reads run in a
 child process (POLARS_MAX_THREADS) each round. Reads take rounds of 3 runs
 of every library in turn, after a warm-up run each (PARQ_BENCH_ROUNDS, 3). Writes: the first file's
 rows, loaded once, written with SNAPPY by each library, median of
