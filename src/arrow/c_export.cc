@@ -501,10 +501,6 @@ inline void store_big_endian_128(uint8_t* out, const uint8_t* in, int n) {
   std::memcpy(out + 8, &high, 8);
 }
 
-// FIXED_LEN_BYTE_ARRAY decimals no longer than the output word always fit
-// it, so no value needs a range check: one byte swap per word, where the
-// byte-by-byte path costs several times as much (pyarrow writes decimals
-// this way by default). Null slots export as 0, like the other paths.
 // The words of `length` values of n bytes: the first `fast` by word loads,
 // the rest byte by byte. A width template keeps the sign fill of 256-bit
 // words out of the 128-bit loop rather than a branch per value.
@@ -525,6 +521,10 @@ void store_short_flba_words(const uint8_t* in, int n, int64_t fast, int64_t leng
   }
 }
 
+// FIXED_LEN_BYTE_ARRAY decimals no longer than the output word always fit
+// it, so no value needs a range check: one byte swap per word, where the
+// byte-by-byte path costs several times as much (pyarrow writes decimals
+// this way by default). Null slots export as 0, like the other paths.
 void convert_short_flba_decimals(const Array& a, int width, uint8_t* out) {
   const int n = a.type.type_length;
   // check_leaf has made sure the values hold length * n bytes; the first

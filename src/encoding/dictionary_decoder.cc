@@ -212,6 +212,10 @@ __attribute__((target("avx2,bmi2"))) void permute64_avx2(const uint64_t* dict, s
 
 constexpr size_t kPermute32Entries = 32;
 constexpr size_t kPermute64Entries = 16;
+// A ymm register holds this many entries of 4 or 8 bytes; AVX2 permutes
+// take up to four registers of 4-byte entries and two of 8-byte ones.
+constexpr size_t kYmm32Entries = 8;
+constexpr size_t kYmm64Entries = 4;
 
 // Whether the gathers above run; PARQ_DICT_GATHER=scalar makes them one load
 // and store per value instead (benchmarks).
@@ -236,9 +240,9 @@ void gather(const uint32_t* dict, size_t size, const uint32_t* idx, size_t n, ui
   if (level == SimdLevel::kAvx512 && size <= kPermute32Entries) return permute32_avx512(dict, size, idx, n, out);
   if (level == SimdLevel::kAvx512 && gather_kernels()) return gather32_avx512(dict, idx, n, out);
   if (level == SimdLevel::kAvx2) {
-    if (size <= 8) return permute32_avx2<1>(dict, size, idx, n, out);
-    if (size <= 16) return permute32_avx2<2>(dict, size, idx, n, out);
-    if (size <= 32) return permute32_avx2<4>(dict, size, idx, n, out);
+    if (size <= kYmm32Entries) return permute32_avx2<1>(dict, size, idx, n, out);
+    if (size <= 2 * kYmm32Entries) return permute32_avx2<2>(dict, size, idx, n, out);
+    if (size <= 4 * kYmm32Entries) return permute32_avx2<4>(dict, size, idx, n, out);
     if (gather_kernels()) return gather32_avx2(dict, idx, n, out);
   }
   gather_scalar(dict, idx, n, out);
@@ -249,8 +253,8 @@ void gather(const uint64_t* dict, size_t size, const uint32_t* idx, size_t n, ui
   if (level == SimdLevel::kAvx512 && size <= kPermute64Entries) return permute64_avx512(dict, size, idx, n, out);
   if (level == SimdLevel::kAvx512 && gather_kernels()) return gather64_avx512(dict, idx, n, out);
   if (level == SimdLevel::kAvx2) {
-    if (size <= 4) return permute64_avx2<1>(dict, size, idx, n, out);
-    if (size <= 8) return permute64_avx2<2>(dict, size, idx, n, out);
+    if (size <= kYmm64Entries) return permute64_avx2<1>(dict, size, idx, n, out);
+    if (size <= 2 * kYmm64Entries) return permute64_avx2<2>(dict, size, idx, n, out);
     if (gather_kernels()) return gather64_avx2(dict, idx, n, out);
   }
   gather_scalar(dict, idx, n, out);

@@ -186,6 +186,14 @@ TEST(DictionaryDecoder, IndicesOutOfRange) {
   EXPECT_THAT(error_of(std::vector<uint32_t>(100, 12), 4, 10), HasSubstr("dictionary index 12 out of range"));
   EXPECT_THAT(error_of({0}, 1, 0), HasSubstr("dictionary of 0 entries"));
   EXPECT_EQ(error_of({0, 1, 9}, 4, 10), "no error");
+  // A dictionary small enough for register permutes, which would read an
+  // out-of-range index as a zero-filled lane: the check comes first at
+  // every level.
+  for (SimdLevel level : testing::each_simd_level()) {
+    EXPECT_THAT(error_of({0, 1, 5, 2, 0, 1, 2, 0, 1}, 3, 3),
+                HasSubstr("dictionary index 5 out of range for a dictionary of 3 entries"))
+        << to_string(level);
+  }
 }
 
 TEST(DictionaryDecoder, MalformedPages) {
