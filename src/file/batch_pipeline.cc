@@ -150,7 +150,6 @@ void BatchPipeline::make_batches() {
   // more than the threads need to stay busy.
   const int64_t limit = config_.memory_limit > 0 ? config_.memory_limit : kAheadBytesPerThread * config_.threads;
   while (!done_making_ && !stopped_ && window_.size() < max_window_) {
-    if (limit > 0 && !window_.empty() && (batch_estimate_ == 0 || held_ + batch_estimate_ > limit)) return;
     Group* g = groups_.empty() || groups_.back()->made_all ? nullptr : groups_.back().get();
     if (g == nullptr) {
       if (next_group_ >= plan.row_groups.size()) {
@@ -158,7 +157,10 @@ void BatchPipeline::make_batches() {
         return;
       }
       const RowGroupPlan& next = plan.row_groups[next_group_];
-      if (limit > 0 && !groups_.empty() && held_ + group_estimate(next) > limit) return;
+      // Opening a group holds what it fetches (nothing where the input
+      // hands out views).
+      const int64_t fetched = group_estimate(next);
+      if (limit > 0 && !groups_.empty() && fetched > 0 && held_ + fetched > limit) return;
       auto fresh = std::make_unique<Group>();
       fresh->plan = &next;
       fresh->plan_index = next_group_;
@@ -181,6 +183,10 @@ void BatchPipeline::make_batches() {
       close_front_groups();
       continue;
     }
+    // The memory budget stops batches, not the opening of the next row
+    // group (above, by its own estimate): a group opens while the last
+    // batch of the one before is read, not after it.
+    if (limit > 0 && !window_.empty() && (batch_estimate_ == 0 || held_ + batch_estimate_ > limit)) return;
     auto b = std::make_unique<Batch>();
     b->group = g;
     b->data.group = g->plan;

@@ -62,22 +62,6 @@ class PreadInput : public RandomAccessInput {
 };
 
 class MappedInput : public RandomAccessInput {
-  // Maps a large view's pages (a column chunk's) in one call, before they
-  // are decoded: faulting them in 16 pages at a time was 5% of a scan of
-  // the lineitem file. Best effort: kernels before 5.14 refuse, and the
-  // faults remain.
-  void populate(uint64_t offset, size_t n) const {
-#ifdef MADV_POPULATE_READ
-    if (n < (size_t{1} << 16)) return;
-    static const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-    const uint64_t start = offset / page * page;
-    ::madvise(const_cast<uint8_t*>(data_) + start, static_cast<size_t>(offset + n - start), MADV_POPULATE_READ);
-#else
-    (void)offset;
-    (void)n;
-#endif
-  }
-
  public:
   MappedInput(const uint8_t* data, uint64_t size, std::string path)
       : data_(data), size_(size), path_(std::move(path)) {}
@@ -90,7 +74,6 @@ class MappedInput : public RandomAccessInput {
                   "a range of " + std::to_string(n) + " bytes is past the end of the file (" + std::to_string(size_) +
                       " bytes)");
     count_view(n);
-    populate(offset, n);
     return {data_ + offset, n};
   }
 

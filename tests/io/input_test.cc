@@ -1,13 +1,19 @@
 // Inputs: read_ranges hands back each range's bytes (views of memory,
-// copies from files), and byte ranges stay valid when copied and moved.
+// copies from files), byte ranges stay valid when copied and moved, and
+// prefault maps a memory-mapped view's pages.
 #include "parq/io/input.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <sstream>
+#include <string>
 
 #include "parq/error.h"
 
@@ -68,6 +74,64 @@ TEST(ByteRange, CopiesAndMovesKeepTheirBytes) {
   ByteRange view = ByteRange::read(*memory, 3, 4);
   ByteRange view_copy(view);
   EXPECT_EQ(view_copy.data(), data.data() + 3);  // a view stays a view
+  EXPECT_TRUE(view.borrowed());
+  EXPECT_TRUE(view_copy.borrowed());
+  EXPECT_FALSE(copied.borrowed());
+  EXPECT_FALSE(ByteRange().borrowed());
+  std::filesystem::remove(path);
+}
+
+// The resident set (kB) of the mapping that holds `address`, from
+// /proc/self/smaps; -1 when no mapping holds it.
+long mapped_kb(const void* address) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<uintptr_t>(address);
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> begin >> dash >> end && dash == '-') {
+      inside = begin <= at && at < end;
+    } else if (inside && line.rfind("Rss:", 0) == 0) {
+      return std::stol(line.substr(4));
+    }
+  }
+  return -1;
+}
+
+TEST(Prefault, MapsTheViewedPagesOfAMappedFile) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<uint8_t> data(256 * page);
+  std::iota(data.begin(), data.end(), 0);
+  const auto path = std::filesystem::temp_directory_path() / "parq_prefault_test.bin";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  }
+  auto file = open_file(path.string(), FileAccess::kMemoryMap);
+  // A range that starts inside a page and ends inside another.
+  const size_t offset = 3 * page + 5, n = 100 * page;
+  std::vector<FileRange> ranges = {{offset, n}};
+  ByteRange range = std::move(file->read_ranges(ranges)[0]);
+  ASSERT_TRUE(range.borrowed());
+  // Viewing maps nothing: the readers map a chunk when they start on it.
+  EXPECT_EQ(mapped_kb(range.data()), 0);
+  prefault(range.span().first(page));  // too small to be worth a call
+  EXPECT_EQ(mapped_kb(range.data()), 0);
+#ifdef MADV_POPULATE_READ
+  if (::madvise(const_cast<uint8_t*>(range.data()) - 5, page, MADV_POPULATE_READ) != 0 && errno == EINVAL)
+    GTEST_SKIP() << "this kernel has no MADV_POPULATE_READ (Linux 5.14)";
+  prefault(range.span());
+  const long kb = mapped_kb(range.data());
+  EXPECT_GE(kb, static_cast<long>(n / 1024));
+  // Its pages, not the whole file's (the kernel may map whole folios
+  // around the range's ends).
+  EXPECT_LT(kb, static_cast<long>(data.size() / 1024 / 2));
+  for (size_t k = 0; k < n; k += page) ASSERT_EQ(range.data()[k], static_cast<uint8_t>(offset + k));
+#endif
+  prefault(std::span<const uint8_t>(data));  // not a file mapping: harmless
   std::filesystem::remove(path);
 }
 
