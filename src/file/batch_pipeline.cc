@@ -186,7 +186,10 @@ void BatchPipeline::make_batches() {
     // The memory budget stops batches, not the opening of the next row
     // group (above, by its own estimate): a group opens while the last
     // batch of the one before is read, not after it.
-    if (limit > 0 && !window_.empty() && (batch_estimate_ == 0 || held_ + batch_estimate_ > limit)) return;
+    if (limit > 0 && !window_.empty()) {
+      const int64_t estimate = batch_estimate_ > 0 ? batch_estimate_ : first_batch_estimate(*g);
+      if (estimate == 0 || held_ + estimate > limit) return;
+    }
     auto b = std::make_unique<Batch>();
     b->group = g;
     b->data.group = g->plan;
@@ -367,6 +370,27 @@ void BatchPipeline::note_lane_time(const Task& task, std::chrono::steady_clock::
   for (size_t k = 0; k < task.count; ++k)
     slot_order_.note(task.slots[k], per_lane / static_cast<double>(std::max<int64_t>(1, task.batches[k]->data.rows)));
   slot_order_.sort();
+}
+
+// What a batch of `g` will hold before any batch has been handed out (and
+// measured): its share of the column chunks' sizes before compression,
+// under the default budget only. Decoded values can be larger (dictionary
+// indices become values), but the window is soft there, and a window of
+// one batch would leave a thread idle until the first batch is done (a
+// file of two columns gives one task). 0 (one batch at a time) under a
+// memory limit, which a low guess could pass.
+int64_t BatchPipeline::first_batch_estimate(const Group& g) const {
+  if (config_.memory_limit > 0) return 0;
+  const auto& group = config_.file->metadata().row_groups[g.plan->row_group];
+  if (group.num_rows <= 0) return 0;
+  int64_t bytes = 0;
+  for (int leaf : config_.leaves) {
+    const auto& chunk = group.columns[static_cast<size_t>(leaf)].meta_data;
+    if (!chunk || chunk->total_uncompressed_size <= 0) return 0;
+    bytes += chunk->total_uncompressed_size;
+  }
+  return std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(bytes) * static_cast<double>(g.batch_rows) /
+                                                   static_cast<double>(group.num_rows)));
 }
 
 // The first batches of a row group: at most batch_rows, fewer when its

@@ -161,6 +161,7 @@ class BatchPipeline {
   bool complete(const Batch& b) const;
   void check_count(const Group& g, size_t slot, int64_t got, int64_t wanted) const;
   int64_t group_estimate(const RowGroupPlan& plan) const;
+  int64_t first_batch_estimate(const Group& g) const;
   int64_t first_batch_rows(const RowGroupPlan& plan) const;
   int64_t batch_byte_limit() const;
 
