@@ -372,25 +372,41 @@ void BatchPipeline::note_lane_time(const Task& task, std::chrono::steady_clock::
   slot_order_.sort();
 }
 
-// What a batch of `g` will hold before any batch has been handed out (and
-// measured): its share of the column chunks' sizes before compression,
-// under the default budget only. Decoded values can be larger (dictionary
-// indices become values), but the window is soft there, and a window of
-// one batch would leave a thread idle until the first batch is done (a
-// file of two columns gives one task). 0 (one batch at a time) under a
-// memory limit, which a low guess could pass.
+// What a batch of `g` will hold, before any batch has been handed out and
+// measured: exact for flat columns of fixed width (a value and a level per
+// row), unknown (0: one batch at a time) where strings or repetition make
+// it depend on the data. A window of one batch would leave a thread idle
+// until the first batch is done when the file has few columns (two columns
+// give one task).
 int64_t BatchPipeline::first_batch_estimate(const Group& g) const {
-  if (config_.memory_limit > 0) return 0;
-  const auto& group = config_.file->metadata().row_groups[g.plan->row_group];
-  if (group.num_rows <= 0) return 0;
-  int64_t bytes = 0;
+  int64_t per_row = 0;
   for (int leaf : config_.leaves) {
-    const auto& chunk = group.columns[static_cast<size_t>(leaf)].meta_data;
-    if (!chunk || chunk->total_uncompressed_size <= 0) return 0;
-    bytes += chunk->total_uncompressed_size;
+    const ColumnDescriptor& column = config_.file->schema().column(static_cast<size_t>(leaf));
+    if (column.max_repetition_level > 0) return 0;
+    switch (column.type.physical) {
+      case format::Type::BOOLEAN:
+        per_row += 1;
+        break;
+      case format::Type::INT32:
+      case format::Type::FLOAT:
+        per_row += 4;
+        break;
+      case format::Type::INT64:
+      case format::Type::DOUBLE:
+        per_row += 8;
+        break;
+      case format::Type::INT96:
+        per_row += 12;
+        break;
+      case format::Type::FIXED_LEN_BYTE_ARRAY:
+        per_row += std::max(0, column.type.type_length);
+        break;
+      case format::Type::BYTE_ARRAY:
+        return 0;
+    }
+    if (column.max_definition_level > 0) per_row += static_cast<int64_t>(sizeof(int16_t));
   }
-  return std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(bytes) * static_cast<double>(g.batch_rows) /
-                                                   static_cast<double>(group.num_rows)));
+  return per_row * g.batch_rows;
 }
 
 // The first batches of a row group: at most batch_rows, fewer when its
