@@ -188,7 +188,7 @@ void BatchPipeline::make_batches() {
     // batch of the one before is read, not after it.
     if (limit > 0 && !window_.empty()) {
       const int64_t estimate = batch_estimate_ > 0 ? batch_estimate_ : first_batch_estimate(*g);
-      if (estimate == 0 || held_ + estimate > limit) return;
+      if (estimate == 0 || estimate > limit - held_) return;
     }
     auto b = std::make_unique<Batch>();
     b->group = g;
@@ -406,6 +406,9 @@ int64_t BatchPipeline::first_batch_estimate(const Group& g) const {
     }
     if (column.max_definition_level > 0) per_row += static_cast<int64_t>(sizeof(int16_t));
   }
+  // A file's widths and a caller's batch size may both be huge: past
+  // int64, the batch is larger than any budget.
+  if (g.batch_rows > 0 && per_row > INT64_MAX / g.batch_rows) return INT64_MAX;
   return per_row * g.batch_rows;
 }
 
