@@ -16,6 +16,7 @@
 #include "../fetch/chunk_fetch.h"
 #include "parq/encoding/byte_array_batch.h"
 #include "parq/error.h"
+#include "parq/schema/value_type.h"
 
 namespace parq {
 namespace {
@@ -382,28 +383,9 @@ int64_t BatchPipeline::first_batch_estimate(const Group& g) const {
   int64_t per_row = 0;
   for (int leaf : config_.leaves) {
     const ColumnDescriptor& column = config_.file->schema().column(static_cast<size_t>(leaf));
-    if (column.max_repetition_level > 0) return 0;
-    switch (column.type.physical) {
-      case format::Type::BOOLEAN:
-        per_row += 1;
-        break;
-      case format::Type::INT32:
-      case format::Type::FLOAT:
-        per_row += 4;
-        break;
-      case format::Type::INT64:
-      case format::Type::DOUBLE:
-        per_row += 8;
-        break;
-      case format::Type::INT96:
-        per_row += 12;
-        break;
-      case format::Type::FIXED_LEN_BYTE_ARRAY:
-        per_row += std::max(0, column.type.type_length);
-        break;
-      case format::Type::BYTE_ARRAY:
-        return 0;
-    }
+    const int32_t width = plain_width(column.type.physical, column.type.type_length);
+    if (column.max_repetition_level > 0 || width <= 0) return 0;
+    per_row += width;
     if (column.max_definition_level > 0) per_row += static_cast<int64_t>(sizeof(int16_t));
   }
   // A file's widths and a caller's batch size may both be huge: past

@@ -126,6 +126,29 @@ TEST(BatchPipeline, EveryThreadCountAndBatchSizeGivesTheSameRows) {
   }
 }
 
+// Columns of fixed width know a batch's size before it is read, so the
+// window fills at once (not one batch until the first is measured): the
+// rows stay those of one thread, under a memory limit and with a batch size
+// whose estimate passes int64.
+TEST(BatchPipeline, FixedWidthColumnsFillTheWindowAtOnce) {
+  const std::vector<uint8_t> bytes = make_file(small_groups());
+  auto file = FileReader::open(io::memory_input(bytes));
+  ReadOptions options;
+  options.columns = {"id", "n"};
+  const std::string expected = rows_of(*file, options);
+  ASSERT_FALSE(expected.empty());
+  for (int threads : {2, 3})
+    for (int64_t batch : {int64_t{7}, int64_t{1000}, INT64_MAX / 2})
+      for (int64_t limit : {int64_t{0}, int64_t{64} * 1024}) {
+        ReadOptions o = options;
+        o.threads = threads;
+        o.batch_rows = batch;
+        o.memory_limit = limit;
+        EXPECT_EQ(rows_of(*file, o), expected)
+            << threads << " threads, batches of " << batch << ", memory limit " << limit;
+      }
+}
+
 TEST(BatchPipeline, OffsetAndLimitWithAFilterOnSeveralThreads) {
   const std::vector<uint8_t> bytes = make_file(small_groups());
   auto file = FileReader::open(io::memory_input(bytes));

@@ -181,9 +181,8 @@ class PageReader {
             const std::string& column_name);
 
   ChunkBytes chunk_;
-  size_t segment_ = 0;     // the segment being read
-  size_t pos_ = 0;         // in it
-  size_t prefaulted_ = 0;  // segments whose pages were mapped ahead (io::prefault)
+  size_t segment_ = 0;  // the segment being read
+  size_t pos_ = 0;      // in it
   size_t next_index_ = 0;
   int64_t values_seen_ = 0;
   int32_t data_pages_seen_ = 0;
