@@ -164,7 +164,6 @@ bool PageReader::next(PageInfo& page) {
   }
   if (segment_ >= chunk_.segments.size() || (!chunk_.partial && values_complete())) return false;
   const io::ByteRange& bytes = chunk_.segments[segment_].bytes;
-  if (pos_ == 0 && bytes.borrowed()) io::prefault(bytes.span());  // the segment's first page
   page = PageInfo{};
   page.index = next_index_++;
   page.header_offset = chunk_.segments[segment_].offset + pos_;

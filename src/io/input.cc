@@ -1,7 +1,6 @@
 // RandomAccessInput's checked read and the memory-backed inputs.
 #include "parq/io/input.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,18 +29,6 @@ std::vector<ByteRange> RandomAccessInput::read_ranges(std::span<const FileRange>
     out.push_back(ByteRange::read(*this, r.offset, static_cast<size_t>(r.length)));
   }
   return out;
-}
-
-void prefault(std::span<const uint8_t> bytes) {
-#ifdef MADV_POPULATE_READ
-  if (bytes.size() < (size_t{1} << 16)) return;
-  static const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto first = reinterpret_cast<uintptr_t>(bytes.data());
-  const uintptr_t start = first / page * page;
-  ::madvise(reinterpret_cast<void*>(start), first + bytes.size() - start, MADV_POPULATE_READ);
-#else
-  (void)bytes;
-#endif
 }
 
 ByteRange ByteRange::read(RandomAccessInput& input, uint64_t offset, size_t n) {

@@ -97,15 +97,6 @@ class ByteRange {
   size_t size_ = 0;
 };
 
-// Maps the pages of a view into a memory-mapped input ahead of their use:
-// one call for a column chunk costs much less than the page faults of
-// reading it, which map a few pages at a time. The readers call it when
-// they start on a chunk's bytes, not when those are fetched, so that the
-// threads of a read share the work. A hint: ranges under 64 KiB, memory
-// that is not a mapping and kernels without MADV_POPULATE_READ (before
-// 5.14) are left alone.
-void prefault(std::span<const uint8_t> bytes);
-
 enum class FileAccess {
   kMemoryMap,  // mmap, falling back to pread when mapping fails
   kPread,
