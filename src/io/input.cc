@@ -1,8 +1,6 @@
 // RandomAccessInput's checked read and the memory-backed inputs.
 #include "parq/io/input.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 
 #include "parq/error.h"
