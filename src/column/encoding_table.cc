@@ -191,7 +191,7 @@ class PlainNumbers final : public ValueDecoder {
   explicit PlainNumbers(const DecoderContext& c) : owner_(c.page_owner) {}
   void reset(const uint8_t* data, size_t size, size_t num_values) override { plain_.reset(data, size, num_values); }
   size_t read(size_t n, LeafValues& out) override {
-    if (out.fixed.empty() && *owner_ && view(n, out)) return n;
+    if (out.fixed.empty() && !out.spans_pages && *owner_ && view(n, out)) return n;
     return plain_.decode(reinterpret_cast<T*>(out.fixed.extend(n * sizeof(T))), n);
   }
   size_t skip(size_t n) override { return plain_.skip(n); }

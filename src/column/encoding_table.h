@@ -25,11 +25,16 @@ struct LeafValues {
   Buffer fixed;
   encoding::ByteArrayBatch bytes;
   int64_t count = 0;
+  // The batch goes on past the page being read: its values are decoded
+  // into room reserved for all of them, not viewed in the page (a view
+  // would be copied out when the next page's values follow it).
+  bool spans_pages = false;
 
   void clear() {
     fixed.clear();
     bytes.clear();
     count = 0;
+    spans_pages = false;
   }
 };
 

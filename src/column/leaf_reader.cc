@@ -334,14 +334,19 @@ void LeafReader::reserve(int64_t records, LeafValues& out) const {
 }
 
 int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {
-  // Only a batch that goes on past the current page grows its buffers; one
-  // inside it is decoded (or viewed, PLAIN fixed-width) in one go.
-  if (out.num_entries == 0 && column_.max_repetition_level == 0 && page_entries_ - page_pos_ < records)
-    reserve(records, out.values);
   int64_t done = 0;
   for (;;) {
     int64_t passed = 0;
     if (page_pos_ == page_entries_ && !load_data_page(0, passed)) break;
+    // Only a batch that goes on past the page it starts in grows its
+    // buffers; one inside it is decoded (or viewed, PLAIN fixed-width) in
+    // one go. Asked once the page is loaded, so that a batch starting
+    // with a page that holds it whole is not taken for one that spans.
+    if (out.num_entries == 0 && !out.values.spans_pages && column_.max_repetition_level == 0 &&
+        page_entries_ - page_pos_ < records) {
+      reserve(records, out.values);
+      out.values.spans_pages = true;
+    }
     int64_t entries = 0;
     int64_t started = take_records(records - done, entries);
     if (entries == 0) break;  // the next entry starts a record beyond the batch
