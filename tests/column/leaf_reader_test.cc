@@ -342,6 +342,35 @@ TEST(LeafReader, SkipsEndingOnPageBoundariesLeaveTheNextPageUntouched) {
     }
 }
 
+// PLAIN fixed-width values of a batch inside one page are a view of the
+// page; a batch that goes on into the next page, also one that starts on
+// a page boundary, is decoded into a buffer of its own holding all its
+// values, and equals a whole read either way. v1 pages: these ids
+// compress too little for the writer to compress v2 pages, and a stored
+// page of an input in memory has no buffer to view.
+TEST(LeafReader, BatchesInsideAPageViewItAndBatchesAcrossPagesOwnTheirValues) {
+  Buffer bytes = write_file(1, false);
+  auto file = FileReader::open(io::memory_input(bytes.span()));
+  const size_t col = 0;  // "id": required INT64, PLAIN
+  const ColumnDescriptor& c = file->schema().column(col);
+  const std::vector<Record> whole = read_whole(*file, col).records;
+  auto reader = open_leaf(*file, col);
+  int64_t at = 0;
+  // Inside the first page; to its end; two pages from a boundary; inside
+  // a page from its boundary; from inside a page into the next.
+  for (int64_t rows : {int64_t{40}, kPageRows - 40, 2 * kPageRows, int64_t{10}, kPageRows}) {
+    LeafBatch batch;
+    ASSERT_EQ(reader->read_records(rows, batch), rows);
+    const bool inside = at / kPageRows == (at + rows - 1) / kPageRows;
+    EXPECT_EQ(batch.values.fixed.is_view(), inside) << "rows " << at << "+" << rows;
+    EXPECT_EQ(batch.values.fixed.size(), static_cast<size_t>(rows) * 8);
+    const std::vector<Record> records = records_of(c, batch);
+    for (size_t i = 0; i < records.size(); ++i)
+      ASSERT_EQ(records[i], whole[static_cast<size_t>(at) + i]) << "row " << at + static_cast<int64_t>(i);
+    at += rows;
+  }
+}
+
 // The file offset and size of the stored payload of data page `index`.
 std::pair<size_t, size_t> data_page_payload(const FileReader& file, size_t column, size_t index) {
   PageReader pages(file.input(), file.metadata(), 0, column, "c");
