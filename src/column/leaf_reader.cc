@@ -342,8 +342,7 @@ int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {
     // buffers; one inside it is decoded (or viewed, PLAIN fixed-width) in
     // one go. Asked once the page is loaded, so that a batch starting
     // with a page that holds it whole is not taken for one that spans.
-    if (out.num_entries == 0 && !out.values.spans_pages && column_.max_repetition_level == 0 &&
-        page_entries_ - page_pos_ < records) {
+    if (out.num_entries == 0 && column_.max_repetition_level == 0 && page_entries_ - page_pos_ < records) {
       reserve(records, out.values);
       out.values.spans_pages = true;
     }

@@ -345,7 +345,9 @@ TEST(LeafReader, SkipsEndingOnPageBoundariesLeaveTheNextPageUntouched) {
 // PLAIN fixed-width values of a batch inside one page are a view of the
 // page; a batch that goes on into the next page, also one that starts on
 // a page boundary, is decoded into a buffer of its own holding all its
-// values, and equals a whole read either way. v1 pages: these ids
+// values, reserved for all of them at once and never grown (a view
+// copied out when the next page follows grows instead), and equals a
+// whole read either way. v1 pages: these ids
 // compress too little for the writer to compress v2 pages, and a stored
 // page of an input in memory has no buffer to view.
 TEST(LeafReader, BatchesInsideAPageViewItAndBatchesAcrossPagesOwnTheirValues) {
@@ -364,6 +366,11 @@ TEST(LeafReader, BatchesInsideAPageViewItAndBatchesAcrossPagesOwnTheirValues) {
     const bool inside = at / kPageRows == (at + rows - 1) / kPageRows;
     EXPECT_EQ(batch.values.fixed.is_view(), inside) << "rows " << at << "+" << rows;
     EXPECT_EQ(batch.values.fixed.size(), static_cast<size_t>(rows) * 8);
+    if (!inside) {
+      Buffer reserved;
+      reserved.reserve(static_cast<size_t>(rows) * 8);
+      EXPECT_EQ(batch.values.fixed.capacity(), reserved.capacity()) << "rows " << at << "+" << rows;
+    }
     const std::vector<Record> records = records_of(c, batch);
     for (size_t i = 0; i < records.size(); ++i)
       ASSERT_EQ(records[i], whole[static_cast<size_t>(at) + i]) << "row " << at + static_cast<int64_t>(i);
