@@ -347,9 +347,9 @@ TEST(LeafReader, SkipsEndingOnPageBoundariesLeaveTheNextPageUntouched) {
 // a page boundary, is decoded into a buffer of its own holding all its
 // values, reserved for all of them at once and never grown (a view
 // copied out when the next page follows grows instead), and equals a
-// whole read either way. v1 pages: these ids
-// compress too little for the writer to compress v2 pages, and a stored
-// page of an input in memory has no buffer to view.
+// whole read either way. v1 pages: these ids compress too little for the
+// writer to compress v2 pages, and a stored page of an input in memory
+// has no buffer to view.
 TEST(LeafReader, BatchesInsideAPageViewItAndBatchesAcrossPagesOwnTheirValues) {
   Buffer bytes = write_file(1, false);
   auto file = FileReader::open(io::memory_input(bytes.span()));
