@@ -20,14 +20,18 @@ LeafReader::LeafReader(io::RandomAccessInput& input, const format::FileMetaData&
                        const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(input, file, row_group, static_cast<size_t>(column.column_index), column.dotted_path(), options),
-      values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()) {
+  seed_byte_array_estimate();
+}
 
 LeafReader::LeafReader(ChunkBytes bytes, const std::string& input_name, const format::FileMetaData& file,
                        size_t row_group, const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(std::move(bytes), input_name, file, row_group, static_cast<size_t>(column.column_index),
              column.dotted_path(), options),
-      values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()) {
+  seed_byte_array_estimate();
+}
 
 ErrorLocation LeafReader::location() const { return pages_.location(page_); }
 
@@ -311,7 +315,8 @@ void LeafReader::skip_entries(int64_t entries) {
 // Room for a flat column's batch of `records` values up front: a batch
 // takes values from several pages, and a buffer grown page by page copies
 // what it holds each time. Byte arrays by the mean length of the values
-// read so far (none yet: no guess), within the batch's byte limit.
+// read so far (none yet: the metadata's, seed_byte_array_estimate),
+// within the batch's byte limit.
 void LeafReader::reserve(int64_t records, LeafValues& out) const {
   const auto n = static_cast<size_t>(records);
   const int32_t width = plain_width(column_.type.physical, column_.type.type_length);
@@ -320,8 +325,10 @@ void LeafReader::reserve(int64_t records, LeafValues& out) const {
     return;
   }
   out.bytes.offsets_buffer().reserve((n + 1) * sizeof(int32_t));
-  if (byte_array_values_ == 0) return;
-  const double mean = static_cast<double>(byte_array_bytes_) / static_cast<double>(byte_array_values_);
+  const double mean = byte_array_values_ > 0
+                          ? static_cast<double>(byte_array_bytes_) / static_cast<double>(byte_array_values_)
+                          : byte_array_seed_mean_;
+  if (mean <= 0) return;
   // Up to 32 bytes a value, as the PLAIN decoder's fast loop asks room
   // for, but not past twice the mean: short values would hold far more
   // than they fill.
@@ -331,6 +338,36 @@ void LeafReader::reserve(int64_t records, LeafValues& out) const {
   size_t bytes = static_cast<size_t>(wanted);
   while (bytes > 0 && !out.bytes.fits(bytes)) bytes /= 2;
   out.bytes.data_buffer().reserve(bytes);
+}
+
+namespace {
+constexpr double kMaxSeedMean = 64;
+}  // namespace
+
+// reserve()'s estimate until a value is read, from the chunk's
+// metadata: without one, the first batch of every chunk grew its byte
+// buffer by doubling, copying what it held each time. The writer's count of
+// the values' bytes where it gave one; else the chunk's uncompressed size
+// less the 4-byte length of each PLAIN value, which overstates what PLAIN
+// values hold by their pages' headers and levels and understates what
+// dictionary indices stand for (no worse than no estimate).
+void LeafReader::seed_byte_array_estimate() {
+  if (column_.type.physical != format::Type::BYTE_ARRAY) return;
+  const format::ColumnMetaData& md = pages_.metadata();
+  if (md.num_values <= 0) return;
+  int64_t bytes = 0;
+  if (md.size_statistics && md.size_statistics->unencoded_byte_array_data_bytes) {
+    bytes = *md.size_statistics->unencoded_byte_array_data_bytes;
+  } else {
+    // Under 5 bytes an entry: dictionary indices or empty values, nothing
+    // to go by.
+    if (md.total_uncompressed_size / 5 < md.num_values) return;
+    bytes = md.total_uncompressed_size - 4 * md.num_values;
+  }
+  // Per entry, nulls too, as reserve() asks room per record. The sizes are
+  // the file's word: capped, a false one cannot make a batch reserve much.
+  if (bytes > 0)
+    byte_array_seed_mean_ = std::min(kMaxSeedMean, static_cast<double>(bytes) / static_cast<double>(md.num_values));
 }
 
 int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {

@@ -378,6 +378,35 @@ TEST(LeafReader, BatchesInsideAPageViewItAndBatchesAcrossPagesOwnTheirValues) {
   }
 }
 
+// A fresh reader has read no byte array to size a batch by: it reserves
+// room for a batch across pages by the chunk's metadata (the writer's count
+// of the values' bytes, per entry), where a chunk's first such batch used
+// to grow its buffer by doubling. The writer's count is exact, so the room
+// is the reservation for that mean and never grown.
+TEST(LeafReader, AFirstBatchAcrossPagesReservesByteArraysByTheMetadata) {
+  Buffer bytes = write_file(1, false);
+  auto file = FileReader::open(io::memory_input(bytes.span()));
+  const size_t col = 2;  // "s": optional BYTE_ARRAY, PLAIN
+  const ColumnDescriptor& c = file->schema().column(col);
+  ASSERT_EQ(c.type.physical, format::Type::BYTE_ARRAY);
+  const format::ColumnMetaData& md = *file->metadata().row_groups[0].columns[col].meta_data;
+  ASSERT_TRUE(md.size_statistics && md.size_statistics->unencoded_byte_array_data_bytes);
+  const double mean =
+      static_cast<double>(*md.size_statistics->unencoded_byte_array_data_bytes) / static_cast<double>(md.num_values);
+  const int64_t rows = 2 * kPageRows + 5;
+  const double per_value = std::max(mean * 1.0625, std::min(32.0, 2 * mean));
+  Buffer reserved;
+  reserved.reserve(static_cast<size_t>(per_value * static_cast<double>(rows)));
+  const std::vector<Record> whole = read_whole(*file, col).records;
+  auto reader = open_leaf(*file, col);
+  LeafBatch batch;
+  ASSERT_EQ(reader->read_records(rows, batch), rows);
+  EXPECT_EQ(batch.values.bytes.data_buffer().capacity(), reserved.capacity());
+  const std::vector<Record> records = records_of(c, batch);
+  ASSERT_EQ(records.size(), static_cast<size_t>(rows));
+  for (size_t i = 0; i < records.size(); ++i) ASSERT_EQ(records[i], whole[i]) << "row " << i;
+}
+
 // The file offset and size of the stored payload of data page `index`.
 std::pair<size_t, size_t> data_page_payload(const FileReader& file, size_t column, size_t index) {
   PageReader pages(file.input(), file.metadata(), 0, column, "c");
