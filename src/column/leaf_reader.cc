@@ -20,18 +20,14 @@ LeafReader::LeafReader(io::RandomAccessInput& input, const format::FileMetaData&
                        const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(input, file, row_group, static_cast<size_t>(column.column_index), column.dotted_path(), options),
-      values_(column.type.physical, column.type.type_length, column.dotted_path()) {
-  seed_byte_array_estimate();
-}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
 
 LeafReader::LeafReader(ChunkBytes bytes, const std::string& input_name, const format::FileMetaData& file,
                        size_t row_group, const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(std::move(bytes), input_name, file, row_group, static_cast<size_t>(column.column_index),
              column.dotted_path(), options),
-      values_(column.type.physical, column.type.type_length, column.dotted_path()) {
-  seed_byte_array_estimate();
-}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
 
 ErrorLocation LeafReader::location() const { return pages_.location(page_); }
 
@@ -315,8 +311,8 @@ void LeafReader::skip_entries(int64_t entries) {
 // Room for a flat column's batch of `records` values up front: a batch
 // takes values from several pages, and a buffer grown page by page copies
 // what it holds each time. Byte arrays by the mean length of the values
-// read so far (none yet: the metadata's, seed_byte_array_estimate),
-// within the batch's byte limit.
+// read so far (none yet: metadata_byte_array_mean), within the batch's
+// byte limit.
 void LeafReader::reserve(int64_t records, LeafValues& out) const {
   const auto n = static_cast<size_t>(records);
   const int32_t width = plain_width(column_.type.physical, column_.type.type_length);
@@ -327,7 +323,7 @@ void LeafReader::reserve(int64_t records, LeafValues& out) const {
   out.bytes.offsets_buffer().reserve((n + 1) * sizeof(int32_t));
   const double mean = byte_array_values_ > 0
                           ? static_cast<double>(byte_array_bytes_) / static_cast<double>(byte_array_values_)
-                          : byte_array_seed_mean_;
+                          : metadata_byte_array_mean();
   if (mean <= 0) return;
   // Up to 32 bytes a value, as the PLAIN decoder's fast loop asks room
   // for, but not past twice the mean: short values would hold far more
@@ -341,33 +337,33 @@ void LeafReader::reserve(int64_t records, LeafValues& out) const {
 }
 
 namespace {
-constexpr double kMaxSeedMean = 64;
+constexpr double kMaxMetadataMean = 64;
 }  // namespace
 
-// reserve()'s estimate until a value is read, from the chunk's
-// metadata: without one, the first batch of every chunk grew its byte
-// buffer by doubling, copying what it held each time. The writer's count of
-// the values' bytes where it gave one; else the chunk's uncompressed size
-// less the 4-byte length of each PLAIN value, which overstates what PLAIN
-// values hold by their pages' headers and levels and understates what
-// dictionary indices stand for (no worse than no estimate).
-void LeafReader::seed_byte_array_estimate() {
-  if (column_.type.physical != format::Type::BYTE_ARRAY) return;
+// Bytes a byte-array entry holds by the chunk's metadata, 0 when it does
+// not tell: reserve()'s estimate until append() has read values, without
+// which a chunk's first batch across pages grew its buffer by doubling. The
+// writer's count of the values' bytes where it gave one; else the chunk's
+// uncompressed size less the 4-byte length of each PLAIN value, which
+// overstates what PLAIN values hold by their pages' headers and levels
+// and understates what dictionary indices stand for (no worse than no
+// estimate). Per entry, nulls too, as reserve() asks room per record. The
+// sizes are the file's word: capped, a false one cannot make a batch
+// reserve much.
+double LeafReader::metadata_byte_array_mean() const {
   const format::ColumnMetaData& md = pages_.metadata();
-  if (md.num_values <= 0) return;
+  if (md.num_values <= 0) return 0;
   int64_t bytes = 0;
   if (md.size_statistics && md.size_statistics->unencoded_byte_array_data_bytes) {
     bytes = *md.size_statistics->unencoded_byte_array_data_bytes;
   } else {
     // Under 5 bytes an entry: dictionary indices or empty values, nothing
     // to go by.
-    if (md.total_uncompressed_size / 5 < md.num_values) return;
+    if (md.total_uncompressed_size / 5 < md.num_values) return 0;
     bytes = md.total_uncompressed_size - 4 * md.num_values;
   }
-  // Per entry, nulls too, as reserve() asks room per record. The sizes are
-  // the file's word: capped, a false one cannot make a batch reserve much.
-  if (bytes > 0)
-    byte_array_seed_mean_ = std::min(kMaxSeedMean, static_cast<double>(bytes) / static_cast<double>(md.num_values));
+  if (bytes <= 0) return 0;
+  return std::min(kMaxMetadataMean, static_cast<double>(bytes) / static_cast<double>(md.num_values));
 }
 
 int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {

@@ -106,7 +106,7 @@ class LeafReader {
   void begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values);
   int64_t take_records(int64_t wanted, int64_t& entries);
   void reserve(int64_t records, LeafValues& out) const;
-  void seed_byte_array_estimate();
+  double metadata_byte_array_mean() const;
   void append(int64_t entries, LeafBatch& out);
   void skip_entries(int64_t entries);
   int16_t* extend_def(LeafBatch& out, int64_t entries) const;
@@ -141,8 +141,6 @@ class LeafReader {
   // Of the byte arrays append() has read: reserve()'s estimate.
   int64_t byte_array_bytes_ = 0;
   int64_t byte_array_values_ = 0;
-  // Until append() has read some: from the metadata (seed_byte_array_estimate).
-  double byte_array_seed_mean_ = 0;
   int64_t row_ = 0;  // records read or skipped so far
   // page_ is the next data page, not loaded: it starts after rows a skip
   // has not reached yet (rows whose pages were not fetched).

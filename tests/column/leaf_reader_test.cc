@@ -378,6 +378,32 @@ TEST(LeafReader, BatchesInsideAPageViewItAndBatchesAcrossPagesOwnTheirValues) {
   }
 }
 
+// The capacity reserve() gives `rows` byte-array entries of `mean` bytes
+// (per entry, nulls too).
+size_t byte_array_room(double mean, int64_t rows) {
+  const double per_value = std::max(mean * 1.0625, std::min(32.0, 2 * mean));
+  Buffer reserved;
+  reserved.reserve(static_cast<size_t>(per_value * static_cast<double>(rows)));
+  return reserved.capacity();
+}
+
+// The first batch across pages of a fresh reader of column "s" (optional
+// BYTE_ARRAY, PLAIN) in a file with `metadata`: its data buffer's capacity,
+// after checking that its records are those of a whole read.
+size_t first_batch_room(const FileReader& file, const format::FileMetaData& metadata, int64_t rows) {
+  const size_t col = 2;
+  const ColumnDescriptor& c = file.schema().column(col);
+  EXPECT_EQ(c.type.physical, format::Type::BYTE_ARRAY);
+  const std::vector<Record> whole = read_whole(file, col).records;
+  LeafReader reader(file.input(), metadata, 0, c, {});
+  LeafBatch batch;
+  EXPECT_EQ(reader.read_records(rows, batch), rows);
+  const std::vector<Record> records = records_of(c, batch);
+  EXPECT_EQ(records.size(), static_cast<size_t>(rows));
+  for (size_t i = 0; i < records.size(); ++i) EXPECT_EQ(records[i], whole[i]) << "row " << i;
+  return batch.values.bytes.data_buffer().capacity();
+}
+
 // A fresh reader has read no byte array to size a batch by: it reserves
 // room for a batch across pages by the chunk's metadata (the writer's count
 // of the values' bytes, per entry), where a chunk's first such batch used
@@ -386,25 +412,30 @@ TEST(LeafReader, BatchesInsideAPageViewItAndBatchesAcrossPagesOwnTheirValues) {
 TEST(LeafReader, AFirstBatchAcrossPagesReservesByteArraysByTheMetadata) {
   Buffer bytes = write_file(1, false);
   auto file = FileReader::open(io::memory_input(bytes.span()));
-  const size_t col = 2;  // "s": optional BYTE_ARRAY, PLAIN
-  const ColumnDescriptor& c = file->schema().column(col);
-  ASSERT_EQ(c.type.physical, format::Type::BYTE_ARRAY);
-  const format::ColumnMetaData& md = *file->metadata().row_groups[0].columns[col].meta_data;
+  const format::ColumnMetaData& md = *file->metadata().row_groups[0].columns[2].meta_data;
   ASSERT_TRUE(md.size_statistics && md.size_statistics->unencoded_byte_array_data_bytes);
   const double mean =
       static_cast<double>(*md.size_statistics->unencoded_byte_array_data_bytes) / static_cast<double>(md.num_values);
   const int64_t rows = 2 * kPageRows + 5;
-  const double per_value = std::max(mean * 1.0625, std::min(32.0, 2 * mean));
-  Buffer reserved;
-  reserved.reserve(static_cast<size_t>(per_value * static_cast<double>(rows)));
-  const std::vector<Record> whole = read_whole(*file, col).records;
-  auto reader = open_leaf(*file, col);
-  LeafBatch batch;
-  ASSERT_EQ(reader->read_records(rows, batch), rows);
-  EXPECT_EQ(batch.values.bytes.data_buffer().capacity(), reserved.capacity());
-  const std::vector<Record> records = records_of(c, batch);
-  ASSERT_EQ(records.size(), static_cast<size_t>(rows));
-  for (size_t i = 0; i < records.size(); ++i) ASSERT_EQ(records[i], whole[i]) << "row " << i;
+  EXPECT_EQ(first_batch_room(*file, file->metadata(), rows), byte_array_room(mean, rows));
+}
+
+// Without the writer's count the estimate is the chunk's uncompressed size
+// less PLAIN's 4-byte lengths; a size past reason reserves no more than
+// the cap of 64 bytes an entry. Either way the batch reads the same rows.
+TEST(LeafReader, AFirstBatchWithoutByteCountsReservesByTheChunkSizeCapped) {
+  Buffer bytes = write_file(1, false);
+  auto file = FileReader::open(io::memory_input(bytes.span()));
+  const int64_t rows = 2 * kPageRows + 5;
+  format::FileMetaData metadata = file->metadata();
+  format::ColumnMetaData& md = *metadata.row_groups[0].columns[2].meta_data;
+  md.size_statistics.reset();
+  const double mean =
+      static_cast<double>(md.total_uncompressed_size - 4 * md.num_values) / static_cast<double>(md.num_values);
+  ASSERT_LT(mean, 64);
+  EXPECT_EQ(first_batch_room(*file, metadata, rows), byte_array_room(mean, rows));
+  md.total_uncompressed_size = int64_t{1} << 60;
+  EXPECT_EQ(first_batch_room(*file, metadata, rows), byte_array_room(64, rows));
 }
 
 // The file offset and size of the stored payload of data page `index`.
