@@ -191,7 +191,12 @@ class PlainNumbers final : public ValueDecoder {
   explicit PlainNumbers(const DecoderContext& c) : owner_(c.page_owner) {}
   void reset(const uint8_t* data, size_t size, size_t num_values) override { plain_.reset(data, size, num_values); }
   size_t read(size_t n, LeafValues& out) override {
-    if (out.fixed.empty() && !out.spans_pages && *owner_ && view(n, out)) return n;
+    if (*owner_ && plain_.remaining() >= n) {
+      if (out.fixed.empty() && !out.spans_pages && view(n, out)) return n;
+      // A batch going on from a page before, which the page reader put
+      // right behind it.
+      if (out.fixed.extend_view(*owner_, plain_.position(), n * sizeof(T))) return plain_.skip(n);
+    }
     return plain_.decode(reinterpret_cast<T*>(out.fixed.extend(n * sizeof(T))), n);
   }
   size_t skip(size_t n) override { return plain_.skip(n); }
@@ -204,10 +209,11 @@ class PlainNumbers final : public ValueDecoder {
  private:
   // The values as they lie in the page, when they are aligned for T (the
   // page reader puts them on a 64-byte boundary when it predicts their
-  // start right). A batch that goes on into the next page copies them then.
+  // start right). A batch that goes on into a next page the page reader
+  // could not put behind this one copies them then.
   bool view(size_t n, LeafValues& out) {
     const uint8_t* at = plain_.position();
-    if (plain_.remaining() < n || reinterpret_cast<uintptr_t>(at) % alignof(T) != 0) return false;
+    if (reinterpret_cast<uintptr_t>(at) % alignof(T) != 0) return false;
     out.fixed = Buffer::view(*owner_, at, n * sizeof(T));
     plain_.skip(n);
     return true;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <optional>
 
 #include "../encoding/compact_kernels.h"
 #include "level_decoding.h"
@@ -76,13 +77,30 @@ void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t
   page_all_defined_ = non_null == num_values;
 }
 
-void LeafReader::load_levels(const PageInfo& page, std::span<const uint8_t> bytes) {
-  const size_t values_at = decode_page_levels(page.header, bytes, column_.max_repetition_level,
-                                              column_.max_definition_level, page_rep_, page_def_, &page_def_all_max_);
+size_t LeafReader::decode_levels(const PageInfo& page, std::span<const uint8_t> bytes) {
+  return decode_page_levels(page.header, bytes, column_.max_repetition_level, column_.max_definition_level, page_rep_,
+                            page_def_, &page_def_all_max_);
+}
+
+void LeafReader::begin_page_values(const PageInfo& page, std::span<const uint8_t> values) {
   const bool v2 = page.header.type == PageType::DATA_PAGE_V2;
-  begin_values(v2 ? page.header.data_page_header_v2->encoding : page.header.data_page_header->encoding,
-               bytes.subspan(values_at),
+  begin_values(data_page_encoding(page), values,
                v2 ? page.header.data_page_header_v2->num_values : page.header.data_page_header->num_values);
+}
+
+format::Encoding LeafReader::data_page_encoding(const PageInfo& page) {
+  return page.header.type == PageType::DATA_PAGE_V2 ? page.header.data_page_header_v2->encoding
+                                                    : page.header.data_page_header->encoding;
+}
+
+// PLAIN numbers of a column without repetition: what batches view in the
+// page, so that the page goes into the page reader's value stream, where
+// the next page can follow it.
+bool LeafReader::streamable(const PageInfo& page) const {
+  using format::Type;
+  const Type t = column_.type.physical;
+  return column_.max_repetition_level == 0 && data_page_encoding(page) == format::Encoding::PLAIN &&
+         t != Type::BOOLEAN && t != Type::BYTE_ARRAY && t != Type::FIXED_LEN_BYTE_ARRAY;
 }
 
 // Moves to the next data page, loading dictionary pages on the way and
@@ -141,7 +159,7 @@ bool LeafReader::stage_page(PageDecompression& task) {
     return false;
   }
   try {
-    staged_bytes_ = pages_.prepare_decompression(page_, task, expected_values_at(page_));
+    staged_bytes_ = pages_.prepare_decompression(page_, task, expected_values_at(page_), streamable(page_));
   } catch (const Error& e) {
     with_context(e);
   }
@@ -163,9 +181,11 @@ int64_t LeafReader::page_rows(const PageInfo& page) const {
 // the end of the chunk. Pages wholly inside the next `pass_over_rows` rows
 // are passed over on their headers, adding their rows to `passed_rows`; once
 // they use those rows up, it stops (false) before the page after them.
-bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows) {
+bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows, const Buffer* view) {
   for (;;) {
     std::span<const uint8_t> bytes;
+    // Set when the page's values come apart from its levels, behind `view`.
+    std::optional<std::span<const uint8_t>> values;
     if (staged_) {
       staged_ = false;
       bytes = staged_bytes_;
@@ -204,17 +224,28 @@ bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows) {
         continue;
       }
       try {
-        bytes = pages_.decompress(page_, expected_values_at(page_));
+        if (view != nullptr && view->is_view() && streamable(page_)) {
+          values = pages_.decompress_after(page_, expected_values_at(page_), view->data() + view->size(), view->size(),
+                                           [&](std::span<const uint8_t> page) { return decode_levels(page_, page); });
+        } else {
+          bytes = pages_.decompress(page_, expected_values_at(page_), streamable(page_));
+        }
       } catch (const Error& e) {
         with_context(e);
       }
     }
     values_.set_page_owner(pages_.page_owner());
     try {
-      load_levels(page_, bytes);
+      if (!values) values = bytes.subspan(decode_levels(page_, bytes));
+      begin_page_values(page_, *values);
     } catch (const Error& e) {
       with_context(e);
     }
+    // Values the decoder can view (aligned as it asks, which values after
+    // levels of an unexpected length may not be).
+    const int32_t width = plain_width(column_.type.physical, column_.type.type_length);
+    page_in_stream_ = pages_.in_stream() && streamable(page_) &&
+                      reinterpret_cast<uintptr_t>(values->data()) % (width % 8 == 0 ? 8 : 4) == 0;
     ++counters_.pages_decompressed;
     page_pos_ = 0;
     if (page_entries_ == 0) continue;
@@ -370,12 +401,17 @@ int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {
   int64_t done = 0;
   for (;;) {
     int64_t passed = 0;
-    if (page_pos_ == page_entries_ && !load_data_page(0, passed)) break;
+    // A batch that views its values in a page of the value stream has
+    // the next page put behind them.
+    if (page_pos_ == page_entries_ && !load_data_page(0, passed, out.num_entries > 0 ? &out.values.fixed : nullptr))
+      break;
     // Only a batch that goes on past the page it starts in grows its
     // buffers; one inside it is decoded (or viewed, PLAIN fixed-width) in
     // one go. Asked once the page is loaded, so that a batch starting
     // with a page that holds it whole is not taken for one that spans.
-    if (out.num_entries == 0 && column_.max_repetition_level == 0 && page_entries_ - page_pos_ < records) {
+    // One that views a page of the value stream grows its view instead.
+    if (out.num_entries == 0 && column_.max_repetition_level == 0 && page_entries_ - page_pos_ < records &&
+        !page_in_stream_) {
       reserve(records, out.values);
       out.values.spans_pages = true;
     }

@@ -99,10 +99,16 @@ class LeafReader {
  private:
   bool next_data_page();
   size_t expected_values_at(const PageInfo& page) const;
-  bool load_data_page(int64_t pass_over_rows, int64_t& passed_rows);
+  // `view`: the batch's values so far, when a read goes on into the next
+  // page (see PageReader::decompress_after).
+  bool load_data_page(int64_t pass_over_rows, int64_t& passed_rows, const Buffer* view = nullptr);
+  bool streamable(const PageInfo& page) const;
+  static format::Encoding data_page_encoding(const PageInfo& page);
   int64_t page_rows(const PageInfo& page) const;
   void load_dictionary(const PageInfo& page);
-  void load_levels(const PageInfo& page, std::span<const uint8_t> bytes);
+  // Returns where the page's values start in `bytes`.
+  size_t decode_levels(const PageInfo& page, std::span<const uint8_t> bytes);
+  void begin_page_values(const PageInfo& page, std::span<const uint8_t> values);
   void begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values);
   int64_t take_records(int64_t wanted, int64_t& entries);
   void reserve(int64_t records, LeafValues& out) const;
@@ -131,6 +137,8 @@ class LeafReader {
   // Every entry of the page has the maximum definition level (no nulls at
   // any depth), so its levels need not be handed on.
   bool page_all_defined_ = false;
+  // The page's PLAIN numbers are in the page reader's value stream.
+  bool page_in_stream_ = false;
   // The definition levels are one run of the maximum, left undecoded in
   // page_def_.
   bool page_def_all_max_ = false;

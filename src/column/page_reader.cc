@@ -282,63 +282,167 @@ std::span<const uint8_t> PageReader::stored_bytes(const PageInfo& page) {
   }
 }
 
-std::span<const uint8_t> PageReader::decompress(const PageInfo& page, size_t values_at) {
+std::span<const uint8_t> PageReader::decompress(const PageInfo& page, size_t values_at, bool in_stream) {
   PageDecompression task;
-  std::span<const uint8_t> bytes = prepare_decompression(page, task, values_at);
+  std::span<const uint8_t> bytes = prepare_decompression(page, task, values_at, in_stream);
   if (task.reader != nullptr) run(task);
   return bytes;
 }
 
-std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page, PageDecompression& task,
-                                                           size_t values_at) {
-  task = PageDecompression{};
-  page_owner_.reset();
+PageReader::StoredPage PageReader::checked_payload(const PageInfo& page) {
   const format::PageHeader& h = page.header;
-  const std::span<const uint8_t> payload = stored_bytes(page);
-  const size_t size = static_cast<size_t>(h.uncompressed_page_size);
+  StoredPage stored;
+  stored.payload = stored_bytes(page);
+  stored.size = static_cast<size_t>(h.uncompressed_page_size);
+  const size_t size = stored.size;
   if (size > options_.max_page_bytes)
     throw Error(ErrorKind::kLimit, location(page),
                 "uncompressed page size " + std::to_string(size) + " exceeds the limit of " +
                     std::to_string(options_.max_page_bytes));
-  size_t levels = 0;
-  bool compressed = true;
   if (h.type == PageType::DATA_PAGE_V2) {
     if (!h.data_page_header_v2) throw Error(ErrorKind::kCorrupt, location(page), "DATA_PAGE_V2 without its header");
     const auto& v2 = *h.data_page_header_v2;
     if (v2.definition_levels_byte_length < 0 || v2.repetition_levels_byte_length < 0)
       throw Error(ErrorKind::kCorrupt, location(page), "negative level lengths");
-    levels =
+    stored.levels =
         static_cast<size_t>(v2.definition_levels_byte_length) + static_cast<size_t>(v2.repetition_levels_byte_length);
-    if (levels > payload.size() || levels > size)
+    if (stored.levels > stored.payload.size() || stored.levels > size)
       throw Error(ErrorKind::kCorrupt, location(page),
-                  "level lengths (" + std::to_string(levels) + " bytes) exceed the page");
-    compressed = v2.is_compressed.value_or(true);
+                  "level lengths (" + std::to_string(stored.levels) + " bytes) exceed the page");
+    stored.compressed = v2.is_compressed.value_or(true);
   }
-  if (uint64_t limit = max_expansion(metadata_->codec, payload.size()); size > limit)
+  if (uint64_t limit = max_expansion(metadata_->codec, stored.payload.size()); size > limit)
     throw Error(ErrorKind::kCorrupt, location(page),
-                std::to_string(payload.size()) + " stored bytes cannot expand to the " + std::to_string(size) +
+                std::to_string(stored.payload.size()) + " stored bytes cannot expand to the " + std::to_string(size) +
                     " bytes the header claims with " + format::to_string(metadata_->codec));
-  if (metadata_->codec == format::CompressionCodec::UNCOMPRESSED || !compressed) {
-    if (payload.size() != size)
-      throw Error(ErrorKind::kCorrupt, location(page),
-                  "stored page is " + std::to_string(payload.size()) + " bytes, the header says " +
-                      std::to_string(size) + " uncompressed");
-    return payload;
+  if (metadata_->codec == format::CompressionCodec::UNCOMPRESSED) stored.compressed = false;
+  if (!stored.compressed && stored.payload.size() != size)
+    throw Error(ErrorKind::kCorrupt, location(page),
+                "stored page is " + std::to_string(stored.payload.size()) + " bytes, the header says " +
+                    std::to_string(size) + " uncompressed");
+  return stored;
+}
+
+PageDecompression PageReader::decompression_to(const PageInfo& page, const StoredPage& stored, uint8_t* out) {
+  if (stored.levels != 0) std::memcpy(out, stored.payload.data(), stored.levels);
+  const std::span<const uint8_t> values = stored.payload.subspan(stored.levels);
+  const size_t values_size = stored.size - stored.levels;
+  // An empty values section (all-null v2 pages) has nothing to decompress,
+  // and some codecs reject an empty stream.
+  if (values.empty() && values_size == 0) return {};
+  return {this, &page, {values, out + stored.levels, values_size}};
+}
+
+std::span<const uint8_t> PageReader::prepare_decompression(const PageInfo& page, PageDecompression& task,
+                                                           size_t values_at, bool in_stream) {
+  page_owner_.reset();
+  return place(page, checked_payload(page), task, values_at, in_stream);
+}
+
+std::span<const uint8_t> PageReader::place(const PageInfo& page, const StoredPage& stored, PageDecompression& task,
+                                           size_t values_at, bool in_stream) {
+  task = PageDecompression{};
+  if (!stored.compressed) return stored.payload;
+  if (page.header.type == PageType::DATA_PAGE_V2) values_at = stored.levels;
+  uint8_t* out = in_stream ? stream_room(values_at, stored.size) : page_buffer_room(values_at, stored.size);
+  task = decompression_to(page, stored, out);
+  return {out, stored.size};
+}
+
+std::span<const uint8_t> PageReader::decompress_after(const PageInfo& page, size_t values_at, const uint8_t* after,
+                                                      size_t viewed,
+                                                      const std::function<size_t(std::span<const uint8_t>)>& levels) {
+  page_owner_.reset();
+  const StoredPage stored = checked_payload(page);
+  if (page.header.type == PageType::DATA_PAGE_V2) values_at = stored.levels;
+  // The view lies in the stream and ends where its last page does.
+  const bool follows = stored.compressed && stream_ != nullptr && after == stream_->data() + stream_end_ &&
+                       viewed <= stream_end_ && values_at <= viewed && values_at <= stored.size &&
+                       stored.size + Buffer::kPadding <= stream_->size() - stream_end_;
+  if (!follows) {
+    PageDecompression task;
+    const std::span<const uint8_t> bytes = place(page, stored, task, values_at, true);
+    if (task.reader != nullptr) run(task);
+    return bytes.subspan(levels(bytes));
   }
-  // The values (v2: after the levels; v1: where the caller expects them)
-  // start on a 64-byte boundary, so that views of them are aligned.
-  if (page.header.type == PageType::DATA_PAGE_V2) values_at = levels;
+  // The page starts `values_at` bytes before the end of the batch's values:
+  // those are saved, and the page's levels take their place while they are
+  // read.
+  uint8_t* out = stream_->data() + stream_end_ - values_at;
+  saved_.assign(out, values_at);
+  const PageDecompression task = decompression_to(page, stored, out);
+  size_t at = 0;
+  try {
+    if (task.reader != nullptr) run(task);
+    at = levels({out, stored.size});
+  } catch (...) {
+    std::memcpy(out, saved_.data(), values_at);
+    throw;
+  }
+  // `levels` returns a place inside the page. Values that start elsewhere
+  // than expected (levels not one run) are moved behind `after`; there is
+  // room, as the check above asked for the whole page past it.
+  const size_t values_size = stored.size - at;
+  if (at != values_at) std::memmove(out + values_at, out + at, values_size);
+  std::memcpy(out, saved_.data(), values_at);
+  page_owner_ = stream_;
+  stream_end_ += values_size;
+  return {out + values_at, values_size};
+}
+
+// The values (v2: after the levels; v1: where the caller expects them)
+// start on a 64-byte boundary, so that views of them are aligned.
+uint8_t* PageReader::page_buffer_room(size_t values_at, size_t size) {
   const size_t lead = (Buffer::kAlignment - values_at % Buffer::kAlignment) % Buffer::kAlignment;
   Buffer& buffer = page_buffer();
   buffer.resize(lead + size);
-  uint8_t* out = buffer.data() + lead;
-  if (levels != 0) std::memcpy(out, payload.data(), levels);
-  std::span<const uint8_t> values = payload.subspan(levels);
-  size_t values_size = size - levels;
-  // An empty values section (all-null v2 pages) has nothing to decompress,
-  // and some codecs reject an empty stream.
-  if (!(values.empty() && values_size == 0)) task = {this, &page, {values, out + levels, values_size}};
-  return {out, size};
+  return buffer.data() + lead;
+}
+
+namespace {
+
+// A value stream holds a whole chunk where it can: a batch across pages of
+// one stream views them, one across two copies its values, and batches
+// rarely start where pages do. A view of any page keeps the whole stream
+// alive, hence a bound (value_stream_bytes, or a few pages where pages are
+// larger).
+constexpr size_t kStreamPages = 4;
+
+size_t align_up(size_t n) { return (n + Buffer::kAlignment - 1) / Buffer::kAlignment * Buffer::kAlignment; }
+
+}  // namespace
+
+// Pages in the stream start kPadding bytes past the page before, whose
+// views SIMD kernels may read past their end while this one is written,
+// with their values on a 64-byte boundary.
+uint8_t* PageReader::stream_room(size_t values_at, size_t size) {
+  auto values_offset = [&] { return align_up(stream_end_ + Buffer::kPadding + values_at); };
+  if (stream_ == nullptr || values_offset() + size - values_at + Buffer::kPadding > stream_->size())
+    next_stream(values_at + size + 3 * Buffer::kAlignment);
+  const size_t at = values_offset();
+  stream_end_ = at + size - values_at;
+  page_owner_ = stream_;
+  return stream_->data() + at - values_at;
+}
+
+void PageReader::next_stream(size_t min_bytes) {
+  const int64_t chunk = metadata_->total_uncompressed_size;
+  const size_t bound = std::max(options_.value_stream_bytes, kStreamPages * min_bytes);
+  const size_t wanted =
+      std::max(min_bytes, chunk > 0 ? std::min(static_cast<size_t>(chunk) + 2 * Buffer::kAlignment, bound) : 0);
+  stream_end_ = 0;
+  // The last view of a stream may have gone on another thread: what it
+  // read there happens before the stream is written again.
+  if (stream_ != nullptr && stream_.use_count() == 1 && stream_->size() >= min_bytes) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return;
+  }
+  std::swap(stream_, spare_stream_);
+  if (stream_ != nullptr && stream_.use_count() == 1 && stream_->size() >= min_bytes) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return;
+  }
+  stream_ = std::make_shared<Buffer>(wanted);
 }
 
 // Pages decompress into one of two buffers, whichever no array still
@@ -366,6 +470,8 @@ size_t PageReader::held_bytes() const {
   size_t n = 0;
   for (const std::shared_ptr<Buffer>& b : page_buffers_)
     if (b != nullptr) n += b->capacity();
+  for (const std::shared_ptr<Buffer>* b : {&stream_, &spare_stream_})
+    if (*b != nullptr) n += (*b)->capacity();
   if (decrypted_ != nullptr) n += decrypted_->capacity();
   return n;
 }

@@ -342,39 +342,101 @@ TEST(LeafReader, SkipsEndingOnPageBoundariesLeaveTheNextPageUntouched) {
     }
 }
 
-// PLAIN fixed-width values of a batch inside one page are a view of the
-// page; a batch that goes on into the next page, also one that starts on
-// a page boundary, is decoded into a buffer of its own holding all its
-// values, reserved for all of them at once and never grown (a view
-// copied out when the next page follows grows instead), and equals a
-// whole read either way. v1 pages: these ids compress too little for the
-// writer to compress v2 pages, and a stored page of an input in memory
-// has no buffer to view.
-TEST(LeafReader, BatchesInsideAPageViewItAndBatchesAcrossPagesOwnTheirValues) {
-  Buffer bytes = write_file(1, false);
-  auto file = FileReader::open(io::memory_input(bytes.span()));
-  const size_t col = 0;  // "id": required INT64, PLAIN
-  const ColumnDescriptor& c = file->schema().column(col);
-  const std::vector<Record> whole = read_whole(*file, col).records;
-  auto reader = open_leaf(*file, col);
-  int64_t at = 0;
-  // Inside the first page; to its end; two pages from a boundary; inside
-  // a page from its boundary; from inside a page into the next.
-  for (int64_t rows : {int64_t{40}, kPageRows - 40, 2 * kPageRows, int64_t{10}, kPageRows}) {
-    LeafBatch batch;
-    ASSERT_EQ(reader->read_records(rows, batch), rows);
-    const bool inside = at / kPageRows == (at + rows - 1) / kPageRows;
-    EXPECT_EQ(batch.values.fixed.is_view(), inside) << "rows " << at << "+" << rows;
-    EXPECT_EQ(batch.values.fixed.size(), static_cast<size_t>(rows) * 8);
-    if (!inside) {
-      Buffer reserved;
-      reserved.reserve(static_cast<size_t>(rows) * 8);
-      EXPECT_EQ(batch.values.fixed.capacity(), reserved.capacity()) << "rows " << at << "+" << rows;
+// Optional INT64 "w" with nulls in every other page: pages whose levels are
+// one run and pages whose levels are not, in turn.
+Buffer nulls_in_odd_pages() {
+  const Schema s = make_schema({Field::int64("w")});
+  RecordBatch b;
+  b.num_rows = kRows;
+  b.columns.push_back(column(
+      s, "w", kRows, [](int64_t i) { return (i / kPageRows) % 2 == 1 && i % 5 == 0; },
+      [](int64_t i) { return le64(i * 3); }));
+  WriteOptions o;
+  o.dictionary = false;
+  o.page_rows = kPageRows;
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  auto writer = FileWriter::open(std::move(out), s, o);
+  writer->write(b);
+  writer->close();
+  return sink->take();
+}
+
+// PLAIN fixed-width values of a batch are a view of their decompressed
+// page, also those of a batch that goes on into the next page: the page
+// reader puts that page's values right behind the batch's (in its value
+// stream), writing the page's levels over the batch's last values while it
+// reads them and moving the values into place when the levels were not
+// the one run it expected ("w"). Every batch stays as a whole read gives
+// it, held or not. v1 pages compress; these ids compress too little for
+// the writer to compress v2 pages, and a page stored uncompressed in an
+// input in memory has no buffer to view: a batch across such pages is
+// decoded into room reserved for all its values at once, never grown.
+// Column "v" has nulls in every page, whose values cannot be viewed
+// where they lie (after levels of an unexpected length): only the rows
+// are checked. A stream that holds a few pages only (value_stream_bytes)
+// is followed by another, and a batch across the two copies.
+TEST(LeafReader, PlainNumbersAreViewsAlsoAcrossPagesOfTheValueStream) {
+  struct Case {
+    Buffer bytes;
+    size_t column;
+    enum { kViews, kReserved, kSomeViews, kRowsOnly } expect;
+    size_t stream_bytes = PageReaderOptions{}.value_stream_bytes;
+  };
+  std::vector<Case> cases;
+  cases.push_back({write_file(1, false), 0, Case::kViews});      // "id": required INT64
+  cases.push_back({write_file(2, false), 0, Case::kReserved});   // the same, stored uncompressed
+  cases.push_back({write_file(1, false), 1, Case::kRowsOnly});   // "v": optional INT64
+  cases.push_back({nulls_in_odd_pages(), 0, Case::kSomeViews});  // "w"
+  cases.push_back({write_file(1, false), 0, Case::kSomeViews, 4 * kPageRows * 8});
+  for (const Case& test : cases) {
+    auto file = FileReader::open(io::memory_input(test.bytes.span()));
+    const ColumnDescriptor& c = file->schema().column(test.column);
+    const std::vector<Record> whole = read_whole(*file, test.column).records;
+    PageReaderOptions options;
+    options.value_stream_bytes = test.stream_bytes;
+    auto reader = open_leaf(*file, test.column, options);
+    int spanning_copies = 0;
+    std::vector<LeafBatch> held;
+    std::vector<int64_t> starts;
+    int64_t at = 0;
+    int spanning_views = 0;
+    // Inside the first page; to its end; two pages from a boundary; inside
+    // a page from its boundary; from inside a page into the next; across
+    // several.
+    for (int64_t rows : {int64_t{40}, kPageRows - 40, 2 * kPageRows, int64_t{10}, kPageRows, 5 * kPageRows + 3}) {
+      LeafBatch batch;
+      ASSERT_EQ(reader->read_records(rows, batch), rows) << c.dotted_path();
+      const bool inside = at / kPageRows == (at + rows - 1) / kPageRows;
+      const std::string where = c.dotted_path() + ", rows " + std::to_string(at) + "+" + std::to_string(rows);
+      if (test.expect == Case::kViews || test.expect == Case::kReserved) {
+        EXPECT_EQ(batch.values.fixed.is_view(), test.expect == Case::kViews) << where;
+        EXPECT_EQ(batch.values.fixed.size(), static_cast<size_t>(rows) * 8) << where;
+      }
+      if (test.expect == Case::kReserved && !inside) {
+        Buffer reserved;
+        reserved.reserve(static_cast<size_t>(rows) * 8);
+        EXPECT_EQ(batch.values.fixed.capacity(), reserved.capacity()) << where;
+      }
+      spanning_views += !inside && batch.values.fixed.is_view();
+      spanning_copies += !inside && !batch.values.fixed.is_view();
+      const std::vector<Record> records = records_of(c, batch);
+      ASSERT_EQ(records.size(), static_cast<size_t>(rows)) << where;
+      for (size_t i = 0; i < records.size(); ++i)
+        ASSERT_EQ(records[i], whole[static_cast<size_t>(at) + i]) << where << ", row " << i;
+      held.push_back(std::move(batch));
+      starts.push_back(at);
+      at += rows;
     }
-    const std::vector<Record> records = records_of(c, batch);
-    for (size_t i = 0; i < records.size(); ++i)
-      ASSERT_EQ(records[i], whole[static_cast<size_t>(at) + i]) << "row " << at + static_cast<int64_t>(i);
-    at += rows;
+    if (test.expect == Case::kSomeViews) {
+      EXPECT_GE(spanning_views, 1) << c.dotted_path();
+      if (c.max_definition_level == 0) EXPECT_GE(spanning_copies, 1) << c.dotted_path();
+    }
+    for (size_t k = 0; k < held.size(); ++k) {
+      const std::vector<Record> records = records_of(c, held[k]);
+      for (size_t i = 0; i < records.size(); ++i)
+        ASSERT_EQ(records[i], whole[static_cast<size_t>(starts[k]) + i]) << c.dotted_path() << ", held batch " << k;
+    }
   }
 }
 
@@ -404,11 +466,6 @@ size_t first_batch_room(const FileReader& file, const format::FileMetaData& meta
   return batch.values.bytes.data_buffer().capacity();
 }
 
-// A fresh reader has read no byte array to size a batch by: it reserves
-// room for a batch across pages by the chunk's metadata (the writer's count
-// of the values' bytes, per entry), where a chunk's first such batch used
-// to grow its buffer by doubling. The writer's count is exact, so the room
-// is the reservation for that mean and never grown.
 TEST(LeafReader, AFirstBatchAcrossPagesReservesByteArraysByTheMetadata) {
   Buffer bytes = write_file(1, false);
   auto file = FileReader::open(io::memory_input(bytes.span()));

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -43,6 +44,10 @@ struct PageReaderOptions {
   // Compute the CRC to report it (PageInfo::crc) without failing on a
   // mismatch; with neither, a page's CRC is not computed (kUnchecked).
   bool report_crc = false;
+  // The most a value stream holds (see decompress()) unless four pages
+  // need more: a whole chunk up to this size, so that batches across its
+  // pages view them.
+  size_t value_stream_bytes = size_t{4} << 20;
   // An encrypted file's keys (Footer::decryptor): page headers and pages of
   // encrypted columns are decrypted with them. Without, such a column's
   // reader throws (kUnsupported) naming it.
@@ -142,12 +147,35 @@ class PageReader {
   // page_owner() is held. `values_at`: where the caller expects a v1 page's
   // values to start, placed on a 64-byte boundary (v2 pages: after their
   // levels, known from the header).
-  std::span<const uint8_t> decompress(const PageInfo& page, size_t values_at = 0);
+  //
+  // `in_stream`: the page goes into the chunk's value stream instead, one
+  // buffer holding page after page, so that decompress_after() can put the
+  // next page's values right behind its values. For data pages of PLAIN
+  // fixed-width values, whose batches view them in place.
+  std::span<const uint8_t> decompress(const PageInfo& page, size_t values_at = 0, bool in_stream = false);
 
   // decompress() without running the codec: returns where the payload
   // will be once `task` has run (the same span decompress() returns) and
   // sets `task`. `page` must stay in place until the task has run.
-  std::span<const uint8_t> prepare_decompression(const PageInfo& page, PageDecompression& task, size_t values_at = 0);
+  std::span<const uint8_t> prepare_decompression(const PageInfo& page, PageDecompression& task, size_t values_at = 0,
+                                                 bool in_stream = false);
+
+  // Decompresses a data page so that its values start at `after`, where
+  // the stream's last page ends, for a batch that views the values before
+  // it (`viewed` bytes of them, at least the `values_at` bytes of levels
+  // expected in front of the values): the batch's view then grows over
+  // both pages instead of being copied. The levels are written over the
+  // batch's last values, which are saved and put back once `levels` has
+  // read the page in place and returned where its values start; values
+  // that start elsewhere than expected are moved behind `after`. A page
+  // that cannot follow (stored uncompressed, no room left in the stream,
+  // `after` not its end) goes where decompress(page, values_at, true) puts
+  // it. Returns the values; the views of them are kept alive by
+  // page_owner().
+  std::span<const uint8_t> decompress_after(const PageInfo& page, size_t values_at, const uint8_t* after, size_t viewed,
+                                            const std::function<size_t(std::span<const uint8_t>)>& levels);
+  // Whether the last page decompressed went into the value stream.
+  bool in_stream() const { return page_owner_ != nullptr && page_owner_ == stream_; }
 
   // Keeps the last decompressed payload alive (and out of reuse) while
   // held; null when the payload is the chunk's own bytes (stored pages).
@@ -180,6 +208,25 @@ class PageReader {
   void init(const std::string& input_name, const format::FileMetaData& file, size_t row_group, size_t column,
             const std::string& column_name);
 
+  // The page's stored bytes, checked against its header: how many bytes
+  // it decompresses to, the uncompressed levels in front of a v2 page's
+  // values, and whether the codec is to run.
+  struct StoredPage {
+    std::span<const uint8_t> payload;
+    size_t size = 0;
+    size_t levels = 0;
+    bool compressed = true;
+  };
+  StoredPage checked_payload(const PageInfo& page);
+  // The task that decompresses `stored` to `out` (levels copied first).
+  PageDecompression decompression_to(const PageInfo& page, const StoredPage& stored, uint8_t* out);
+  // prepare_decompression() once the stored page is checked.
+  std::span<const uint8_t> place(const PageInfo& page, const StoredPage& stored, PageDecompression& task,
+                                 size_t values_at, bool in_stream);
+  uint8_t* page_buffer_room(size_t values_at, size_t size);
+  uint8_t* stream_room(size_t values_at, size_t size);
+  void next_stream(size_t min_bytes);
+
   ChunkBytes chunk_;
   size_t segment_ = 0;  // the segment being read
   size_t pos_ = 0;      // in it
@@ -194,6 +241,12 @@ class PageReader {
 
   std::unique_ptr<compression::Codec> codec_;
   std::array<std::shared_ptr<Buffer>, 2> page_buffers_;
+  // The value stream (sized at its capacity) and where its last page
+  // ends; when full, the next one is the spare if no array views it.
+  std::shared_ptr<Buffer> stream_;
+  std::shared_ptr<Buffer> spare_stream_;
+  size_t stream_end_ = 0;
+  Buffer saved_;  // what decompress_after's levels are written over
   std::shared_ptr<const void> page_owner_;
   ErrorLocation location_;
   PageReaderOptions options_;

@@ -64,6 +64,16 @@ class Buffer {
     return b;
   }
   bool is_view() const { return owner_ != nullptr; }
+  // Grows a view by the `size` bytes at `data`, when `owner` keeps them and
+  // they follow the view's own; false (and the view left as it was)
+  // otherwise. A page that follows the one a view is in, in one buffer,
+  // extends it instead of copying both.
+  bool extend_view(const std::shared_ptr<const void>& owner, const uint8_t* data, size_t size) {
+    if (owner_ == nullptr || owner_.get() != owner.get() || data != data_ + size_) return false;
+    size_ += size;
+    capacity_ = size_;
+    return true;
+  }
 
   uint8_t* data() {
     if (owner_) [[unlikely]]
