@@ -355,9 +355,11 @@ std::span<const uint8_t> PageReader::decompress_after(const PageInfo& page, size
   page_owner_.reset();
   const StoredPage stored = checked_payload(page);
   if (page.header.type == PageType::DATA_PAGE_V2) values_at = stored.levels;
-  // The view lies in the stream and ends where its last page does.
+  // The view lies in the stream and ends where its last page does. The
+  // bytes written over are its own and no view's before it, even as SIMD
+  // kernels read those past their end (kPadding bytes).
   const bool follows = stored.compressed && stream_ != nullptr && after == stream_->data() + stream_end_ &&
-                       viewed <= stream_end_ && values_at <= viewed && values_at <= stored.size &&
+                       viewed <= stream_end_ && values_at + Buffer::kPadding <= viewed && values_at <= stored.size &&
                        stored.size + Buffer::kPadding <= stream_->size() - stream_end_;
   if (!follows) {
     PageDecompression task;

@@ -161,16 +161,16 @@ class PageReader {
                                                  bool in_stream = false);
 
   // Decompresses a data page so that its values start at `after`, where
-  // the stream's last page ends, for a batch that views the values before
-  // it (`viewed` bytes of them, at least the `values_at` bytes of levels
-  // expected in front of the values): the batch's view then grows over
-  // both pages instead of being copied. The levels are written over the
-  // batch's last values, which are saved and put back once `levels` has
-  // read the page in place and returned where its values start; values
-  // that start elsewhere than expected are moved behind `after`. A page
-  // that cannot follow (stored uncompressed, no room left in the stream,
-  // `after` not its end) goes where decompress(page, values_at, true) puts
-  // it. Returns the values; the views of them are kept alive by
+  // the stream's last page ends, for a batch that views the `viewed`
+  // bytes of values before it: the batch's view grows over both pages
+  // instead of being copied. The page's levels (`values_at` bytes
+  // expected) are written over the batch's last values, which are saved
+  // and put back once `levels` has read the page in place and returned
+  // where its values start; values that start elsewhere than expected are
+  // moved behind `after`. A page that cannot follow (stored uncompressed,
+  // no room left in the stream, `after` not its end, a view not kPadding
+  // bytes longer than the levels) goes where decompress(page, values_at,
+  // true) puts it. Returns the values; the views of them are kept alive by
   // page_owner().
   std::span<const uint8_t> decompress_after(const PageInfo& page, size_t values_at, const uint8_t* after, size_t viewed,
                                             const std::function<size_t(std::span<const uint8_t>)>& levels);
