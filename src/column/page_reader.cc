@@ -372,13 +372,16 @@ std::span<const uint8_t> PageReader::decompress_after(const PageInfo& page, size
   // read.
   uint8_t* out = stream_->data() + stream_end_ - values_at;
   saved_.assign(out, values_at);
+  auto restore = [&] {
+    if (values_at != 0) std::memcpy(out, saved_.data(), values_at);
+  };
   const PageDecompression task = decompression_to(page, stored, out);
   size_t at = 0;
   try {
     if (task.reader != nullptr) run(task);
     at = levels({out, stored.size});
   } catch (...) {
-    std::memcpy(out, saved_.data(), values_at);
+    restore();
     throw;
   }
   // `levels` returns a place inside the page. Values that start elsewhere
@@ -386,7 +389,7 @@ std::span<const uint8_t> PageReader::decompress_after(const PageInfo& page, size
   // room, as the check above asked for the whole page past it.
   const size_t values_size = stored.size - at;
   if (at != values_at) std::memmove(out + values_at, out + at, values_size);
-  std::memcpy(out, saved_.data(), values_at);
+  restore();
   page_owner_ = stream_;
   stream_end_ += values_size;
   return {out + values_at, values_size};
