@@ -135,18 +135,22 @@ RecordBatch test_batch(const Schema& s) {
   return b;
 }
 
+Buffer written(const Schema& s, const RecordBatch& batch, const WriteOptions& o) {
+  auto out = std::make_unique<io::BufferOutput>();
+  io::BufferOutput* sink = out.get();
+  auto writer = FileWriter::open(std::move(out), s, o);
+  writer->write(batch);
+  writer->close();
+  return sink->take();
+}
+
 Buffer write_file(int page_version, bool dictionary) {
   const Schema s = test_schema();
   WriteOptions o;
   o.page_version = page_version;
   o.dictionary = dictionary;
   o.page_rows = kPageRows;
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), s, o);
-  writer->write(test_batch(s));
-  writer->close();
-  return sink->take();
+  return written(s, test_batch(s), o);
 }
 
 // ---- records as comparable values ----
@@ -354,12 +358,7 @@ Buffer nulls_in_odd_pages() {
   WriteOptions o;
   o.dictionary = false;
   o.page_rows = kPageRows;
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), s, o);
-  writer->write(b);
-  writer->close();
-  return sink->take();
+  return written(s, b, o);
 }
 
 // PLAIN fixed-width values of a batch are a view of their decompressed
