@@ -224,11 +224,12 @@ bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows, co
         continue;
       }
       try {
-        if (view != nullptr && view->is_view() && streamable(page_)) {
+        const bool stream = streamable(page_);
+        if (view != nullptr && view->is_view() && stream) {
           values = pages_.decompress_after(page_, expected_values_at(page_), view->data() + view->size(), view->size(),
                                            [&](std::span<const uint8_t> page) { return decode_levels(page_, page); });
         } else {
-          bytes = pages_.decompress(page_, expected_values_at(page_), streamable(page_));
+          bytes = pages_.decompress(page_, expected_values_at(page_), stream);
         }
       } catch (const Error& e) {
         with_context(e);
@@ -242,10 +243,10 @@ bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows, co
       with_context(e);
     }
     // Values the decoder can view (aligned as it asks, which values after
-    // levels of an unexpected length may not be).
+    // levels of an unexpected length may not be). Only streamable pages
+    // go into the stream.
     const int32_t width = plain_width(column_.type.physical, column_.type.type_length);
-    page_in_stream_ = pages_.in_stream() && streamable(page_) &&
-                      reinterpret_cast<uintptr_t>(values->data()) % (width % 8 == 0 ? 8 : 4) == 0;
+    page_in_stream_ = pages_.in_stream() && reinterpret_cast<uintptr_t>(values->data()) % (width % 8 == 0 ? 8 : 4) == 0;
     ++counters_.pages_decompressed;
     page_pos_ = 0;
     if (page_entries_ == 0) continue;
