@@ -541,5 +541,59 @@ TEST(LeafReader, APagePassedOverIsNeverDecompressed) {
   }
 }
 
+// A damaged page that a batch's view runs on into (decompressed behind it
+// in the value stream, over the batch's last values) fails the read with
+// the page's place, and the batches handed out before, views of the same
+// stream, stay as they were: "id" (required, no levels) and "w" (levels
+// written over the batch's last values while they are read).
+TEST(LeafReader, ADamagedPageBehindAViewFailsAndLeavesEarlierBatchesWhole) {
+  struct Case {
+    Buffer bytes;
+    size_t column;
+  };
+  std::vector<Case> cases;
+  cases.push_back({write_file(1, false), 0});
+  cases.push_back({nulls_in_odd_pages(), 0});
+  for (Case& test : cases) {
+    std::vector<Record> whole;
+    std::pair<size_t, size_t> payload;
+    {
+      auto file = FileReader::open(io::memory_input(test.bytes.span()));
+      whole = read_whole(*file, test.column).records;
+      payload = data_page_payload(*file, test.column, 2);
+    }
+    ASSERT_GT(payload.second, 16u);
+    std::fill(test.bytes.data() + payload.first + payload.second / 2,
+              test.bytes.data() + payload.first + payload.second, 0xff);
+    auto file = FileReader::open(io::memory_input(test.bytes.span()));
+    const ColumnDescriptor& c = file->schema().column(test.column);
+    PageReaderOptions no_crc;
+    no_crc.verify_crc = false;
+    auto reader = open_leaf(*file, test.column, no_crc);
+    // Inside the first page, then from there into the second (a view over
+    // both), then on from inside the second into the damaged third.
+    std::vector<LeafBatch> held(2);
+    ASSERT_EQ(reader->read_records(40, held[0]), 40) << c.dotted_path();
+    ASSERT_EQ(reader->read_records(kPageRows, held[1]), kPageRows) << c.dotted_path();
+    if (c.max_definition_level == 0) EXPECT_TRUE(held[1].values.fixed.is_view()) << c.dotted_path();
+    LeafBatch failing;
+    try {
+      reader->read_records(kPageRows, failing);
+      ADD_FAILURE() << c.dotted_path() << ": the damaged page was read";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kCorrupt) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.dotted_path()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("page 2 "), std::string::npos) << e.what();
+    }
+    int64_t at = 0;
+    for (size_t k = 0; k < held.size(); ++k) {
+      const std::vector<Record> records = records_of(c, held[k]);
+      for (size_t i = 0; i < records.size(); ++i)
+        ASSERT_EQ(records[i], whole[static_cast<size_t>(at) + i]) << c.dotted_path() << ", held batch " << k;
+      at += static_cast<int64_t>(records.size());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace parq
