@@ -25,27 +25,15 @@ T load_le(const char* p) {
 
 const uint8_t* bytes_of(std::string_view plain) { return reinterpret_cast<const uint8_t*>(plain.data()); }
 
-int32_t plain_width(Type physical, int32_t type_length) {
-  switch (physical) {
-    case Type::BOOLEAN:
-      return 1;
-    case Type::INT32:
-    case Type::FLOAT:
-      return 4;
-    case Type::INT64:
-    case Type::DOUBLE:
-      return 8;
-    case Type::INT96:
-      return 12;
-    case Type::BYTE_ARRAY:
-      return -1;
-    case Type::FIXED_LEN_BYTE_ARRAY:
-      if (type_length < 0) {
-        throw Error("FIXED_LEN_BYTE_ARRAY has negative type_length " + std::to_string(type_length));
-      }
-      return type_length;
-  }
-  throw Error("unknown physical type " + std::to_string(static_cast<int32_t>(physical)));
+// A value's width as the schema gives it, -1 for BYTE_ARRAY (any length);
+// a type no schema check vetted is an error here, not a width.
+int32_t value_width(Type physical, int32_t type_length) {
+  if (physical < Type::BOOLEAN || physical > Type::FIXED_LEN_BYTE_ARRAY)
+    throw Error("unknown physical type " + std::to_string(static_cast<int32_t>(physical)));
+  if (physical == Type::BYTE_ARRAY) return -1;
+  if (physical == Type::FIXED_LEN_BYTE_ARRAY && type_length < 0)
+    throw Error("FIXED_LEN_BYTE_ARRAY has negative type_length " + std::to_string(type_length));
+  return plain_width(physical, type_length);
 }
 
 // The format a logical type gives on integer / binary physical types, or
@@ -177,7 +165,7 @@ ValueFormat value_format_of(const ValueType& type) {
   ValueFormat f = logical.value_or(ValueFormat{});
   if (!logical) f.kind = physical_kind(type.physical);
   f.physical = type.physical;
-  f.width = plain_width(type.physical, type.type_length);
+  f.width = value_width(type.physical, type.type_length);
   return f;
 }
 
