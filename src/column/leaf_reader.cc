@@ -21,14 +21,18 @@ LeafReader::LeafReader(io::RandomAccessInput& input, const format::FileMetaData&
                        const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(input, file, row_group, static_cast<size_t>(column.column_index), column.dotted_path(), options),
-      values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()) {
+  if (row_group < file.row_groups.size()) group_rows_ = file.row_groups[row_group].num_rows;
+}
 
 LeafReader::LeafReader(ChunkBytes bytes, const std::string& input_name, const format::FileMetaData& file,
                        size_t row_group, const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(std::move(bytes), input_name, file, row_group, static_cast<size_t>(column.column_index),
              column.dotted_path(), options),
-      values_(column.type.physical, column.type.type_length, column.dotted_path()) {}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()) {
+  if (row_group < file.row_groups.size()) group_rows_ = file.row_groups[row_group].num_rows;
+}
 
 ErrorLocation LeafReader::location() const { return pages_.location(page_); }
 
@@ -120,6 +124,7 @@ bool LeafReader::next_data_page() {
             throw Error(ErrorKind::kCorrupt, location(), "DATA_PAGE without its header");
           if (page_.header.data_page_header->num_values < 0)
             throw Error(ErrorKind::kCorrupt, location(), "negative value count");
+          check_page_counts(page_);
           return true;
         case PageType::DATA_PAGE_V2: {
           if (!page_.header.data_page_header_v2)
@@ -127,6 +132,7 @@ bool LeafReader::next_data_page() {
           const auto& h = *page_.header.data_page_header_v2;
           if (h.num_values < 0 || h.num_nulls < 0 || h.num_nulls > h.num_values)
             throw Error(ErrorKind::kCorrupt, location(), "inconsistent value and null counts");
+          check_page_counts(page_);
           return true;
         }
         default:
@@ -137,6 +143,22 @@ bool LeafReader::next_data_page() {
     }
   }
   return false;
+}
+
+// A page's levels are decoded into buffers sized by its count of values,
+// so the count is held to what the footer says before anything is sized
+// by it. Footers may say less than the pages hold, of a chunk's values or
+// of a row group's rows, and such files read what the footer says (see
+// WildFiles): the bound is the larger of the two.
+void LeafReader::check_page_counts(const PageInfo& page) const {
+  const int64_t values = page.header.type == PageType::DATA_PAGE ? page.header.data_page_header->num_values
+                                                                 : page.header.data_page_header_v2->num_values;
+  const int64_t bound = std::max(pages_.metadata().num_values, group_rows_);
+  if (values > bound)
+    throw Error(ErrorKind::kCorrupt, location(),
+                "the page holds " + std::to_string(values) + " values, more than its column chunk (" +
+                    std::to_string(pages_.metadata().num_values) + " values) and row group (" +
+                    std::to_string(group_rows_) + " rows) hold");
 }
 
 // Where a v1 page's values start when its definition levels are one RLE

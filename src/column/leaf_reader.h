@@ -105,6 +105,7 @@ class LeafReader {
   bool streamable(const PageInfo& page) const;
   static format::Encoding data_page_encoding(const PageInfo& page);
   int64_t page_rows(const PageInfo& page) const;
+  void check_page_counts(const PageInfo& page) const;
   void load_dictionary(const PageInfo& page);
   // Returns where the page's values start in `bytes`.
   size_t decode_levels(const PageInfo& page, std::span<const uint8_t> bytes);
@@ -149,7 +150,8 @@ class LeafReader {
   // Of the byte arrays append() has read: reserve()'s estimate.
   int64_t byte_array_bytes_ = 0;
   int64_t byte_array_values_ = 0;
-  int64_t row_ = 0;  // records read or skipped so far
+  int64_t row_ = 0;          // records read or skipped so far
+  int64_t group_rows_ = -1;  // the row group's, as the footer says
   // page_ is the next data page, not loaded: it starts after rows a skip
   // has not reached yet (rows whose pages were not fetched).
   bool held_ = false;

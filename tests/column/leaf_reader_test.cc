@@ -541,6 +541,51 @@ TEST(LeafReader, APagePassedOverIsNeverDecompressed) {
   }
 }
 
+// A page's levels are decoded into buffers sized by its count of values,
+// so a header that claims more values than the footer gives both its
+// column chunk (values) and its row group (rows) is refused before
+// anything is sized by it. (A footer may say less than the pages hold in
+// one of the two; WildFiles reads such files.) "id" (values are rows) and
+// "tags.list.element" (values beyond rows), on v1 and v2 pages.
+TEST(LeafReader, APageClaimingMoreThanItsChunkAndRowGroupIsRefused) {
+  for (int version : {1, 2})
+    for (size_t column : {size_t{0}, size_t{5}}) {
+      Buffer bytes = write_file(version, false);
+      auto file = FileReader::open(io::memory_input(bytes.span()));
+      const ColumnDescriptor& c = file->schema().column(column);
+      const std::string where = c.dotted_path() + ", v" + std::to_string(version);
+      PageReader pages(file->input(), file->metadata(), 0, column, c.dotted_path());
+      PageInfo first;
+      do {
+        ASSERT_TRUE(pages.next(first)) << where;
+      } while (first.header.type == format::PageType::DICTIONARY_PAGE);
+      const int64_t values =
+          version == 1 ? first.header.data_page_header->num_values : first.header.data_page_header_v2->num_values;
+      // A footer that says a little less than the first page holds.
+      format::FileMetaData metadata = file->metadata();
+      int64_t& rows = metadata.row_groups[0].num_rows;
+      rows = std::min(rows, values - 1);
+      metadata.row_groups[0].columns[column].meta_data->num_values = values - 1;
+      LeafReader reader(file->input(), metadata, 0, c, {});
+      LeafBatch batch;
+      try {
+        reader.read_records(1, batch);
+        ADD_FAILURE() << where << ": read";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::kCorrupt) << e.what();
+        EXPECT_NE(std::string(e.what()).find("page 0 "), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("the page holds " + std::to_string(values) +
+                                             " values, more than its column chunk (" + std::to_string(values - 1) +
+                                             " values) and row group (" + std::to_string(rows) + " rows) hold"),
+                  std::string::npos)
+            << e.what();
+      }
+      // The footer as written reads.
+      LeafReader whole(file->input(), file->metadata(), 0, c, {});
+      EXPECT_EQ(whole.read_records(1, batch), 1) << where;
+    }
+}
+
 // A damaged page that a batch's view runs on into (decompressed behind it
 // in the value stream, over the batch's last values) fails the read with
 // the page's place, and the batches handed out before, views of the same
