@@ -17,22 +17,28 @@ namespace parq {
 
 using format::PageType;
 
+namespace {
+
+int64_t group_rows(const format::FileMetaData& file, size_t row_group) {
+  return row_group < file.row_groups.size() ? file.row_groups[row_group].num_rows : -1;
+}
+
+}  // namespace
+
 LeafReader::LeafReader(io::RandomAccessInput& input, const format::FileMetaData& file, size_t row_group,
                        const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(input, file, row_group, static_cast<size_t>(column.column_index), column.dotted_path(), options),
-      values_(column.type.physical, column.type.type_length, column.dotted_path()) {
-  if (row_group < file.row_groups.size()) group_rows_ = file.row_groups[row_group].num_rows;
-}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()),
+      group_rows_(group_rows(file, row_group)) {}
 
 LeafReader::LeafReader(ChunkBytes bytes, const std::string& input_name, const format::FileMetaData& file,
                        size_t row_group, const ColumnDescriptor& column, const PageReaderOptions& options)
     : column_(column),
       pages_(std::move(bytes), input_name, file, row_group, static_cast<size_t>(column.column_index),
              column.dotted_path(), options),
-      values_(column.type.physical, column.type.type_length, column.dotted_path()) {
-  if (row_group < file.row_groups.size()) group_rows_ = file.row_groups[row_group].num_rows;
-}
+      values_(column.type.physical, column.type.type_length, column.dotted_path()),
+      group_rows_(group_rows(file, row_group)) {}
 
 ErrorLocation LeafReader::location() const { return pages_.location(page_); }
 
@@ -87,14 +93,17 @@ size_t LeafReader::decode_levels(const PageInfo& page, std::span<const uint8_t> 
 }
 
 void LeafReader::begin_page_values(const PageInfo& page, std::span<const uint8_t> values) {
-  const bool v2 = page.header.type == PageType::DATA_PAGE_V2;
-  begin_values(data_page_encoding(page), values,
-               v2 ? page.header.data_page_header_v2->num_values : page.header.data_page_header->num_values);
+  begin_values(data_page_encoding(page), values, data_page_values(page));
 }
 
 format::Encoding LeafReader::data_page_encoding(const PageInfo& page) {
   return page.header.type == PageType::DATA_PAGE_V2 ? page.header.data_page_header_v2->encoding
                                                     : page.header.data_page_header->encoding;
+}
+
+int64_t LeafReader::data_page_values(const PageInfo& page) {
+  return page.header.type == PageType::DATA_PAGE_V2 ? page.header.data_page_header_v2->num_values
+                                                    : page.header.data_page_header->num_values;
 }
 
 // PLAIN numbers of a column without repetition: what batches view in the
@@ -151,8 +160,7 @@ bool LeafReader::next_data_page() {
 // of a row group's rows, and such files read what the footer says (see
 // WildFiles): the bound is the larger of the two.
 void LeafReader::check_page_counts(const PageInfo& page) const {
-  const int64_t values = page.header.type == PageType::DATA_PAGE ? page.header.data_page_header->num_values
-                                                                 : page.header.data_page_header_v2->num_values;
+  const int64_t values = data_page_values(page);
   const int64_t bound = std::max(pages_.metadata().num_values, group_rows_);
   if (values > bound)
     throw Error(ErrorKind::kCorrupt, location(),
@@ -238,9 +246,7 @@ bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows, co
       if (rows > 0 && rows <= pass_over_rows - passed_rows) {
         passed_rows += rows;
         ++counters_.pages_skipped;
-        counters_.values_skipped += page_.header.type == PageType::DATA_PAGE
-                                        ? page_.header.data_page_header->num_values
-                                        : page_.header.data_page_header_v2->num_values;
+        counters_.values_skipped += data_page_values(page_);
         first_entry_ = false;
         if (passed_rows == pass_over_rows) return false;
         continue;

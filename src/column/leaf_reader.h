@@ -104,6 +104,7 @@ class LeafReader {
   bool load_data_page(int64_t pass_over_rows, int64_t& passed_rows, const Buffer* view = nullptr);
   bool streamable(const PageInfo& page) const;
   static format::Encoding data_page_encoding(const PageInfo& page);
+  static int64_t data_page_values(const PageInfo& page);
   int64_t page_rows(const PageInfo& page) const;
   void check_page_counts(const PageInfo& page) const;
   void load_dictionary(const PageInfo& page);
@@ -151,7 +152,7 @@ class LeafReader {
   int64_t byte_array_bytes_ = 0;
   int64_t byte_array_values_ = 0;
   int64_t row_ = 0;          // records read or skipped so far
-  int64_t group_rows_ = -1;  // the row group's, as the footer says
+  int64_t group_rows_ = -1;  // the row group's, as the footer says (-1: no such group)
   // page_ is the next data page, not loaded: it starts after rows a skip
   // has not reached yet (rows whose pages were not fetched).
   bool held_ = false;

@@ -429,7 +429,9 @@ TEST(LeafReader, PlainNumbersAreViewsAlsoAcrossPagesOfTheValueStream) {
     }
     if (test.expect == Case::kSomeViews) {
       EXPECT_GE(spanning_views, 1) << c.dotted_path();
-      if (c.max_definition_level == 0) EXPECT_GE(spanning_copies, 1) << c.dotted_path();
+      if (c.max_definition_level == 0) {
+        EXPECT_GE(spanning_copies, 1) << c.dotted_path();
+      }
     }
     for (size_t k = 0; k < held.size(); ++k) {
       const std::vector<Record> records = records_of(c, held[k]);
@@ -620,7 +622,9 @@ TEST(LeafReader, ADamagedPageBehindAViewFailsAndLeavesEarlierBatchesWhole) {
     std::vector<LeafBatch> held(2);
     ASSERT_EQ(reader->read_records(40, held[0]), 40) << c.dotted_path();
     ASSERT_EQ(reader->read_records(kPageRows, held[1]), kPageRows) << c.dotted_path();
-    if (c.max_definition_level == 0) EXPECT_TRUE(held[1].values.fixed.is_view()) << c.dotted_path();
+    if (c.max_definition_level == 0) {
+      EXPECT_TRUE(held[1].values.fixed.is_view()) << c.dotted_path();
+    }
     LeafBatch failing;
     try {
       reader->read_records(kPageRows, failing);
