@@ -78,9 +78,7 @@ int64_t count_equal(const int16_t* levels, int64_t n, int16_t value) {
 // The page's levels are decoded: count its values and hand the values
 // section to the value reader.
 void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values) {
-  int64_t non_null = column_.max_definition_level > 0 && !page_def_all_max_
-                         ? count_equal(page_def_.data_as<int16_t>(), num_values, column_.max_definition_level)
-                         : num_values;
+  const int64_t non_null = levels_.non_null();
   values_.begin_page(encoding, values.data(), values.size(), static_cast<size_t>(non_null));
   page_entries_ = num_values;
   page_non_null_ = non_null;
@@ -88,8 +86,8 @@ void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t
 }
 
 size_t LeafReader::decode_levels(const PageInfo& page, std::span<const uint8_t> bytes) {
-  return decode_page_levels(page.header, bytes, column_.max_repetition_level, column_.max_definition_level, page_rep_,
-                            page_def_, &page_def_all_max_);
+  return levels_.reset(page.header, bytes, column_.max_repetition_level, column_.max_definition_level,
+                       /*count_records=*/false);
 }
 
 void LeafReader::begin_page_values(const PageInfo& page, std::span<const uint8_t> values) {
@@ -278,29 +276,52 @@ bool LeafReader::load_data_page(int64_t pass_over_rows, int64_t& passed_rows, co
     ++counters_.pages_decompressed;
     page_pos_ = 0;
     if (page_entries_ == 0) continue;
-    if (column_.max_repetition_level > 0 && first_entry_ && page_rep_.data_as<int16_t>()[0] != 0)
+    if (column_.max_repetition_level > 0 && first_entry_ && levels_.first_repetition() != 0)
       throw Error(
           ErrorKind::kCorrupt, location(),
-          "the first repetition level of the column is " + std::to_string(page_rep_.data_as<int16_t>()[0]) + ", not 0");
+          "the first repetition level of the column is " + std::to_string(levels_.first_repetition()) + ", not 0");
     first_entry_ = false;
     return true;
   }
 }
 
+// The levels of the page's entries [from, to), decoded (and, in a page
+// longer than a window, their repetition levels checked) as reads reach them.
+void LeafReader::cover_levels(int64_t from, int64_t to) {
+  try {
+    levels_.cover(from, to);
+  } catch (const Error& e) {
+    with_context(e);
+  }
+}
+
 // How many of the current page's remaining entries make up at most `wanted`
-// records; sets `entries` and returns the records they start.
-int64_t LeafReader::take_records(int64_t wanted, int64_t& entries) {
+// records; sets `entries` and returns the records they start. With
+// repetition, at most `max_entries` entries (the last record may go on past
+// them): a skip need not hold the levels of all it passes.
+int64_t LeafReader::take_records(int64_t wanted, int64_t& entries, int64_t max_entries) {
   const int64_t left = page_entries_ - page_pos_;
   if (column_.max_repetition_level == 0) {
     entries = std::min(wanted, left);
     return entries;
   }
-  const int16_t* rep = page_rep_.data_as<int16_t>() + page_pos_;
+  const int64_t last = std::min(left, max_entries);
   int64_t started = 0, i = 0;
-  for (; i < left; ++i) {
-    if (rep[i] == 0) {
-      if (started == wanted) break;
-      ++started;
+  while (i < last) {
+    // The levels decoded ahead first; then a window more, or twice what
+    // the records so far took.
+    if (page_pos_ + i >= levels_.covered_end())
+      cover_levels(page_pos_, page_pos_ + std::min(last, std::max(2 * i, PageLevels::kWindow)));
+    const int64_t upto = std::min(last, levels_.covered_end() - page_pos_);
+    const int16_t* rep = levels_.rep(page_pos_);
+    for (; i < upto; ++i) {
+      if (rep[i] == 0) {
+        if (started == wanted) {
+          entries = i;
+          return started;
+        }
+        ++started;
+      }
     }
   }
   entries = i;
@@ -321,11 +342,12 @@ int16_t* LeafReader::extend_def(LeafBatch& out, int64_t entries) const {
 void LeafReader::append(int64_t entries, LeafBatch& out) {
   const size_t bytes = static_cast<size_t>(entries) * sizeof(int16_t);
   int64_t non_null = entries;
+  if (column_.max_repetition_level > 0 || !page_all_defined_) cover_levels(page_pos_, page_pos_ + entries);
   if (column_.max_definition_level > 0 && !(page_all_defined_ && out.def.empty())) {
-    const int16_t* def = page_def_.data_as<int16_t>() + page_pos_;
+    const int16_t* def = levels_.def(page_pos_);
     int16_t* out_def = extend_def(out, entries);
     if (page_all_defined_) {
-      std::fill_n(out_def, entries, column_.max_definition_level);  // page_def_ may be undecoded
+      std::fill_n(out_def, entries, column_.max_definition_level);  // the levels may be undecoded
     } else {
       std::memcpy(out_def, def, bytes);
     }
@@ -335,8 +357,7 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
                : whole_page      ? page_non_null_
                                  : count_equal(def, entries, column_.max_definition_level);
   }
-  if (column_.max_repetition_level > 0)
-    std::memcpy(out.rep.extend(bytes), page_rep_.data_as<int16_t>() + page_pos_, bytes);
+  if (column_.max_repetition_level > 0) std::memcpy(out.rep.extend(bytes), levels_.rep(page_pos_), bytes);
   const size_t bytes_before = out.values.bytes.data_size();
   try {
     values_.read(static_cast<size_t>(non_null), out.values);
@@ -356,8 +377,16 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
 void LeafReader::skip_entries(int64_t entries) {
   if (page_pos_ + entries < page_entries_) {
     int64_t non_null = entries;
-    if (column_.max_definition_level > 0 && !page_all_defined_)
-      non_null = count_equal(page_def_.data_as<int16_t>() + page_pos_, entries, column_.max_definition_level);
+    if (column_.max_definition_level > 0 && !page_all_defined_) {
+      // A window at a time: a long skip holds no more levels than a read.
+      non_null = 0;
+      for (int64_t at = page_pos_, end = page_pos_ + entries; at < end;) {
+        const int64_t n = std::min(end - at, PageLevels::kWindow);
+        cover_levels(at, at + n);
+        non_null += count_equal(levels_.def(at), n, column_.max_definition_level);
+        at += n;
+      }
+    }
     try {
       values_.skip(static_cast<size_t>(non_null));
     } catch (const Error& e) {
@@ -445,7 +474,7 @@ int64_t LeafReader::read_records(int64_t records, LeafBatch& out) {
       out.values.spans_pages = true;
     }
     int64_t entries = 0;
-    int64_t started = take_records(records - done, entries);
+    int64_t started = take_records(records - done, entries, page_entries_);
     if (entries == 0) break;  // the next entry starts a record beyond the batch
     append(entries, out);
     done += started;
@@ -470,11 +499,13 @@ int64_t LeafReader::skip_records(int64_t records) {
       if (!loaded) break;
     }
     int64_t entries = 0;
-    int64_t started = take_records(records - done, entries);
+    int64_t started = take_records(records - done, entries, PageLevels::kWindow);
     if (entries == 0) break;  // the next entry starts a record beyond the skip
     skip_entries(entries);
     done += started;
     row_ += started;
+    // A take that stopped at its limit goes on in the page.
+    if (column_.max_repetition_level > 0 && page_pos_ < page_entries_ && entries == PageLevels::kWindow) continue;
     // As in read_records, the last record may go on into the next page,
     // except in v2 pages, which start records: the next page is left whole
     // for a later skip to pass over.
@@ -515,11 +546,12 @@ void LeafReader::select_some(const uint8_t* keep, int64_t entries, size_t kept, 
   const auto n = static_cast<size_t>(entries);
   // Levels are decoded only where some entry is below the maximum.
   const bool all_defined = page_all_defined_ || max_def == 0;
-  const int16_t* def = all_defined ? nullptr : page_def_.data_as<int16_t>() + page_pos_;
+  if (!all_defined) cover_levels(page_pos_, page_pos_ + entries);
+  const int16_t* def = all_defined ? nullptr : levels_.def(page_pos_);
   if (max_def > 0 && !(page_all_defined_ && out.def.empty())) {
     int16_t* out_def = extend_def(out, static_cast<int64_t>(kept));
     if (page_all_defined_) {
-      std::fill_n(out_def, kept, max_def);  // page_def_ may be undecoded
+      std::fill_n(out_def, kept, max_def);  // the levels may be undecoded
     } else {
       encoding::compact_levels(def, keep, n, out_def);
     }

@@ -1,5 +1,5 @@
 // LeafReader: reads one leaf column chunk record by record (in batches):
-// pages -> levels (decoded a page at a time) -> dense values. The record
+// pages -> levels (decoded a window at a time) -> dense values. The record
 // assembler turns its output into arrays.
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../encoding/compact_kernels.h"
+#include "level_decoding.h"
 #include "parq/column/page_reader.h"
 #include "parq/error.h"
 #include "parq/schema/schema.h"
@@ -81,11 +82,11 @@ class LeafReader {
 
   const LeafReadCounters& counters() const { return counters_; }
 
-  // What the reader holds between reads: decompressed pages, the current
-  // page's levels and (as its page's size) the dictionary. The pipeline
+  // What the reader holds between reads: decompressed pages, a window of the
+  // current page's levels and (as its page's size) the dictionary. The pipeline
   // counts it against a read's memory limit.
   int64_t held_bytes() const {
-    return static_cast<int64_t>(pages_.held_bytes() + page_def_.capacity() + page_rep_.capacity()) + dictionary_bytes_;
+    return static_cast<int64_t>(pages_.held_bytes() + levels_.held_bytes()) + dictionary_bytes_;
   }
 
   const ColumnDescriptor& column() const { return column_; }
@@ -112,7 +113,8 @@ class LeafReader {
   size_t decode_levels(const PageInfo& page, std::span<const uint8_t> bytes);
   void begin_page_values(const PageInfo& page, std::span<const uint8_t> values);
   void begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values);
-  int64_t take_records(int64_t wanted, int64_t& entries);
+  void cover_levels(int64_t from, int64_t to);
+  int64_t take_records(int64_t wanted, int64_t& entries, int64_t max_entries);
   void reserve(int64_t records, LeafValues& out) const;
   double metadata_byte_array_mean() const;
   void append(int64_t entries, LeafBatch& out);
@@ -132,8 +134,7 @@ class LeafReader {
   // has run the decompression.
   bool staged_ = false;
   std::span<const uint8_t> staged_bytes_;
-  Buffer page_def_;
-  Buffer page_rep_;
+  PageLevels levels_;
   int64_t page_entries_ = 0;
   int64_t page_pos_ = 0;
   // Every entry of the page has the maximum definition level (no nulls at
@@ -141,9 +142,6 @@ class LeafReader {
   bool page_all_defined_ = false;
   // The page's PLAIN numbers are in the page reader's value stream.
   bool page_in_stream_ = false;
-  // The definition levels are one run of the maximum, left undecoded in
-  // page_def_.
-  bool page_def_all_max_ = false;
   int64_t page_non_null_ = 0;  // entries at the maximum definition level
   bool first_entry_ = true;
   LeafReadCounters counters_;

@@ -4,6 +4,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -163,6 +164,43 @@ size_t RleBitPackedDecoder::next_piece(uint32_t* out, size_t n, bool& repeated, 
   repeated = rle_;
   value = value_;
   if (!rle_) unpack_packed(out, take);
+  remaining_ -= take;
+  return take;
+}
+
+size_t RleBitPackedDecoder::next_repeat(size_t n, uint32_t& value) {
+  if (n == 0 || (remaining_ == 0 && !next_run()) || !rle_) return 0;
+  const size_t take = std::min(n, remaining_);
+  value = value_;
+  remaining_ -= take;
+  return take;
+}
+
+namespace {
+
+// Set bits among bits [first, first + count) of `bytes`, LSB first.
+size_t count_set_bits(const uint8_t* bytes, size_t first, size_t count) {
+  size_t ones = 0;
+  size_t bit = first;
+  const size_t end = first + count;
+  for (; bit < end && bit % 8 != 0; ++bit) ones += (bytes[bit / 8] >> (bit % 8)) & 1u;
+  for (; bit + 64 <= end; bit += 64) {
+    uint64_t word;
+    std::memcpy(&word, bytes + bit / 8, 8);
+    ones += static_cast<size_t>(std::popcount(word));
+  }
+  for (; bit + 8 <= end; bit += 8) ones += static_cast<size_t>(std::popcount(static_cast<unsigned>(bytes[bit / 8])));
+  for (; bit < end; ++bit) ones += (bytes[bit / 8] >> (bit % 8)) & 1u;
+  return ones;
+}
+
+}  // namespace
+
+size_t RleBitPackedDecoder::next_packed_bits(size_t n, size_t& ones) {
+  if (bit_width_ != 1 || n == 0 || (remaining_ == 0 && !next_run()) || rle_) return 0;
+  const size_t take = std::min(n, remaining_);
+  ones = count_set_bits(packed_, packed_index_, take);
+  packed_index_ += take;
   remaining_ -= take;
   return take;
 }

@@ -230,21 +230,13 @@ class PageScanner {
     // The levels, decoded as a read decodes them, give the rows that start
     // in the page and its values that are not null.
     size_t levels_end = 0;
-    bool all_defined = false;
     try {
-      levels_end =
-          decode_page_levels(h, plain, c.max_repetition_level, c.max_definition_level, rep_, def_, &all_defined);
+      levels_end = levels_.reset(h, plain, c.max_repetition_level, c.max_definition_level);
     } catch (const Error& e) {
       return no(std::string("levels that do not decode (") + e.detail() + ")");
     }
-    const auto levels = [&](const Buffer& b) {
-      return std::span(b.data_as<int16_t>(), static_cast<size_t>(page.values));
-    };
-    page.rows = page.values;
-    if (c.max_repetition_level > 0) page.rows = std::count(levels(rep_).begin(), levels(rep_).end(), 0);
-    int64_t non_null = page.values;
-    if (c.max_definition_level > 0 && !all_defined)
-      non_null = std::count(levels(def_).begin(), levels(def_).end(), c.max_definition_level);
+    page.rows = levels_.records();
+    int64_t non_null = levels_.non_null();
     if (v2) {
       const format::DataPageHeaderV2& d = *h.data_page_header_v2;
       if (d.num_rows < 0 || d.num_nulls < 0 || d.num_nulls > d.num_values || d.num_rows > d.num_values)
@@ -298,7 +290,7 @@ class PageScanner {
   std::vector<std::optional<CompressionCodec>> codecs_;  // per column, when a footer gave it
   std::map<CompressionCodec, std::unique_ptr<compression::Codec>> codec_cache_;
   const RecoverOptions& options_;
-  Buffer rep_, def_;  // a page's levels, reused from page to page
+  PageLevels levels_;  // a page's levels, reused from page to page
   std::string why_;
 };
 

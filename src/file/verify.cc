@@ -46,10 +46,6 @@ int64_t add_counts(int64_t a, int64_t b) {
   return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
 }
 
-int64_t count_equal(std::span<const int16_t> levels, int16_t value) {
-  return std::count(levels.begin(), levels.end(), value);
-}
-
 // What a data page's levels and values turned out to hold.
 struct PageCounts {
   int64_t values = 0;  // level entries, nulls included
@@ -127,7 +123,7 @@ class Verifier {
   const ColumnDescriptor* column_ = nullptr;
   std::optional<PageIndex> index_;
   std::unique_ptr<StatisticsBuilder> page_stats_;
-  Buffer rep_, def_;
+  PageLevels levels_;
   LeafValues batch_;
 };
 
@@ -381,18 +377,14 @@ std::optional<PageCounts> Verifier::check_data_page(PageReader& pages, const Pag
   PageCounts counts{.values = num_values};
   try {
     const std::span<const uint8_t> bytes = pages.decompress(page);
-    bool all_defined = false;
-    const size_t values_at = decode_page_levels(h, bytes, column.max_repetition_level, column.max_definition_level,
-                                                rep_, def_, &all_defined);
-    const size_t n = static_cast<size_t>(num_values);
-    if (column.max_definition_level > 0 && !all_defined)
-      counts.nulls = num_values - count_equal({def_.data_as<int16_t>(), n}, column.max_definition_level);
-    counts.rows = column.max_repetition_level > 0 ? count_equal({rep_.data_as<int16_t>(), n}, 0) : num_values;
+    const size_t values_at = levels_.reset(h, bytes, column.max_repetition_level, column.max_definition_level);
+    counts.nulls = num_values - levels_.non_null();
+    counts.rows = levels_.records();
     // A chunk starts a record, and so does each v2 page (its num_rows
     // counts whole records).
-    if (column.max_repetition_level > 0 && n > 0 && (v2 || first_entry) && rep_.data_as<int16_t>()[0] != 0)
+    if (num_values > 0 && (v2 || first_entry) && levels_.first_repetition() != 0)
       problem(where, std::string("the first repetition level of the ") + (first_entry ? "column chunk" : "page") +
-                         " is " + std::to_string(rep_.data_as<int16_t>()[0]) + ", not 0 (a record's start)");
+                         " is " + std::to_string(levels_.first_repetition()) + ", not 0 (a record's start)");
     const std::span<const uint8_t> value_bytes = bytes.subspan(values_at);
     const size_t non_null = static_cast<size_t>(num_values - counts.nulls);
     values.begin_page(v2 ? h.data_page_header_v2->encoding : h.data_page_header->encoding, value_bytes.data(),

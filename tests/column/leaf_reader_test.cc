@@ -2,11 +2,13 @@
 // records a whole read gives at those positions, for v1 and v2 pages, with
 // and without dictionaries, nulls and lists; pages wholly inside a skip are
 // passed over without decompression where their header tells their rows
-// (and only there), as the counters and a damaged page show.
+// (and only there), as the counters and a damaged page show; pages longer
+// than the level window read alike, holding a window of their levels.
 #include "column/leaf_reader.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <random>
 #include <string>
@@ -91,25 +93,23 @@ Schema test_schema() {
   });
 }
 
-RecordBatch test_batch(const Schema& s) {
+RecordBatch test_batch(const Schema& s, int64_t rows = kRows) {
   RecordBatch b;
-  b.num_rows = kRows;
+  b.num_rows = rows;
   auto never = [](int64_t) { return false; };
-  b.columns.push_back(column(s, "id", kRows, never, [](int64_t i) { return le64(i); }));
+  b.columns.push_back(column(s, "id", rows, never, [](int64_t i) { return le64(i); }));
+  b.columns.push_back(
+      column(s, "v", rows, [](int64_t i) { return i % 7 == 3; }, [](int64_t i) { return le64(i % 50); }));
   b.columns.push_back(column(
-      s, "v", kRows, [](int64_t i) { return i % 7 == 3; }, [](int64_t i) { return le64(i % 50); }));
-  b.columns.push_back(column(
-      s, "s", kRows, [](int64_t i) { return i % 5 == 1; },
+      s, "s", rows, [](int64_t i) { return i % 5 == 1; },
       [](int64_t i) { return i % 3 == 0 ? "unique-" + std::to_string(i * 31) : "str" + std::to_string(i % 30); }));
   // Whole pages of nulls as well as scattered ones.
   b.columns.push_back(column(
-      s, "b", kRows, [](int64_t i) { return i % 9 == 0 || (i >= 600 && i < 900); },
+      s, "b", rows, [](int64_t i) { return i % 9 == 0 || (i >= 600 && i < 900); },
       [](int64_t i) { return std::string(1, static_cast<char>(i % 4 == 1)); }));
   b.columns.push_back(column(
-      s, "f", kRows, [](int64_t i) { return i % 13 == 4; },
-      [](int64_t i) {
-        return std::string{static_cast<char>(i), static_cast<char>(i / 256), 'x'};
-      }));
+      s, "f", rows, [](int64_t i) { return i % 13 == 4; },
+      [](int64_t i) { return std::string{static_cast<char>(i), static_cast<char>(i / 256), 'x'}; }));
   // tags: empty, short and null lists, with a null element now and then.
   Array list;
   list.kind = ArrayKind::kList;
@@ -117,7 +117,7 @@ RecordBatch test_batch(const Schema& s) {
   std::vector<bool> list_valid;
   std::vector<std::optional<std::string>> elements;
   list.offsets.append_value<int32_t>(0);
-  for (int64_t i = 0; i < kRows; ++i) {
+  for (int64_t i = 0; i < rows; ++i) {
     const bool valid = i % 11 != 5;
     list_valid.push_back(valid);
     const int64_t size = valid ? (i * 7) % 5 : 0;
@@ -144,13 +144,14 @@ Buffer written(const Schema& s, const RecordBatch& batch, const WriteOptions& o)
   return sink->take();
 }
 
-Buffer write_file(int page_version, bool dictionary) {
+Buffer write_file(int page_version, bool dictionary, int64_t rows = kRows, int64_t page_rows = kPageRows) {
   const Schema s = test_schema();
   WriteOptions o;
   o.page_version = page_version;
   o.dictionary = dictionary;
-  o.page_rows = kPageRows;
-  return written(s, test_batch(s), o);
+  o.page_rows = page_rows;
+  if (page_rows > kPageRows) o.page_bytes = int64_t{1} << 30;
+  return written(s, test_batch(s, rows), o);
 }
 
 // ---- records as comparable values ----
@@ -229,10 +230,10 @@ struct WholeRead {
   LeafReadCounters counters;
 };
 
-WholeRead read_whole(const FileReader& file, size_t column) {
+WholeRead read_whole(const FileReader& file, size_t column, int64_t rows = kRows) {
   auto reader = open_leaf(file, column);
   LeafBatch batch;
-  EXPECT_EQ(reader->read_records(kRows + 1, batch), kRows);
+  EXPECT_EQ(reader->read_records(rows + 1, batch), rows);
   return {records_of(file.schema().column(column), batch), reader->counters()};
 }
 
@@ -288,6 +289,80 @@ TEST(LeafReader, ReadsAndSkipsInAnyMixMatchAWholeRead) {
         }
       }
     }
+}
+
+// Pages longer than the level window (one page per column; the list
+// column's holds about twice as many entries as rows): reads and skips in
+// any mix, short and past a window, give the records a whole read gives.
+TEST(LeafReader, PagesLongerThanTheLevelWindowReadAndSkipInAnyMix) {
+  const int64_t rows = 3 * PageLevels::kWindow + 1234;
+  std::mt19937 rng(5);
+  for (int version : {1, 2}) {
+    const Buffer bytes = write_file(version, false, rows, rows);
+    const auto file = FileReader::open(io::memory_input(bytes.span()));
+    for (size_t col = 0; col < file->schema().num_columns(); ++col) {
+      const ColumnDescriptor& c = file->schema().column(col);
+      const std::string where = "v" + std::to_string(version) + " " + c.dotted_path();
+      const WholeRead whole = read_whole(*file, col, rows);
+      ASSERT_EQ(whole.counters.pages_decompressed, 1) << where;
+      auto reader = open_leaf(*file, col);
+      int64_t at = 0;
+      while (at < rows) {
+        const int64_t n = rng() % 6 == 0 ? PageLevels::kWindow + static_cast<int64_t>(rng() % 5000)
+                                         : 1 + static_cast<int64_t>(rng() % 4000);
+        if (rng() % 2 == 0) {
+          const int64_t got = reader->skip_records(n);
+          ASSERT_EQ(got, std::min(n, rows - at)) << where << " at " << at;
+          at += got;
+          continue;
+        }
+        LeafBatch batch;
+        const int64_t got = reader->read_records(n, batch);
+        ASSERT_EQ(got, std::min(n, rows - at)) << where << " at " << at;
+        const std::vector<Record> records = records_of(c, batch);
+        ASSERT_EQ(records.size(), static_cast<size_t>(got)) << where;
+        for (int64_t i = 0; i < got; ++i)
+          ASSERT_EQ(records[static_cast<size_t>(i)], whole.records[static_cast<size_t>(at + i)])
+              << where << " record " << at + i;
+        at += got;
+      }
+      EXPECT_EQ(reader->skip_records(5), 0) << where;
+    }
+  }
+}
+
+// A page of two million nulls takes a few bytes of levels: a reader going
+// through it a batch at a time holds a window of its levels, where the
+// whole page's would take four megabytes.
+TEST(LeafReader, AReaderHoldsAWindowOfALongPagesLevels) {
+  const int64_t rows = 2'000'000;
+  const Schema s = make_schema({Field::int64("n")});
+  RecordBatch b;
+  b.num_rows = rows;
+  b.columns.push_back(column(s, "n", rows, [](int64_t) { return true; }, [](int64_t) { return std::string(); }));
+  WriteOptions o;
+  o.dictionary = false;
+  o.page_rows = rows;
+  o.page_bytes = int64_t{1} << 30;
+  o.row_group_rows = rows;
+  for (int version : {1, 2}) {
+    o.page_version = version;
+    const Buffer bytes = written(s, b, o);
+    const auto file = FileReader::open(io::memory_input(bytes.span()));
+    auto reader = open_leaf(*file, 0);
+    int64_t at = 0;
+    while (at < rows) {
+      LeafBatch batch;
+      const int64_t got = reader->read_records(65536, batch);
+      ASSERT_EQ(got, std::min<int64_t>(65536, rows - at)) << version;
+      ASSERT_EQ(batch.values.count, 0) << version;
+      ASSERT_EQ(std::count(batch.def_levels(), batch.def_levels() + got, 0), got) << version;
+      EXPECT_LE(reader->held_bytes(), 1 << 20) << version << " at " << at;
+      at += got;
+      if (at == 6 * 65536) at += reader->skip_records(rows / 2);
+    }
+    EXPECT_EQ(reader->counters().pages_decompressed, 1) << version;
+  }
 }
 
 // One long skip passes over every page it covers on the header alone where

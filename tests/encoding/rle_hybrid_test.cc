@@ -91,6 +91,70 @@ TEST(RleHybrid, RepeatsPeeksAtTheRunAhead) {
   EXPECT_EQ(out, mixed);
 }
 
+// next_repeat and next_packed_bits take runs whole (or up to n), mixed with
+// decodes and skips that leave a run part way: the values they account for
+// are the values written, counted rather than decoded.
+TEST(RleHybrid, RepeatsAndPackedBitsCountWhatADecodeGives) {
+  std::mt19937 rng(8);
+  std::vector<uint32_t> values;
+  while (values.size() < 100000) {
+    const size_t run = rng() % 3 == 0 ? 8 + rng() % 3000 : 1 + rng() % 70;
+    const bool same = rng() % 2 == 0;
+    const uint32_t first = rng() % 2;
+    for (size_t i = 0; i < run; ++i) values.push_back(same ? first : rng() % 2);
+  }
+  const auto bytes = encode(values, 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    RleBitPackedDecoder dec(bytes.data(), bytes.size(), 1);
+    size_t at = 0;
+    std::vector<uint32_t> out(4096);
+    while (at < values.size()) {
+      const size_t n = 1 + rng() % 4000;
+      const size_t end = std::min(values.size(), at + n);
+      const auto ones_in = [&](size_t from, size_t count) {
+        return static_cast<size_t>(std::count(values.begin() + static_cast<std::ptrdiff_t>(from),
+                                              values.begin() + static_cast<std::ptrdiff_t>(from + count), 1u));
+      };
+      switch (rng() % 4) {
+        case 0: {
+          uint32_t value = 9;
+          const size_t got = dec.next_repeat(n, value);
+          for (size_t i = 0; i < got; ++i) ASSERT_EQ(values[at + i], value) << "at " << at + i;
+          ASSERT_LE(at + got, end);
+          at += got;
+          break;
+        }
+        case 1: {
+          size_t ones = 0;
+          const size_t got = dec.next_packed_bits(n, ones);
+          ASSERT_LE(at + got, end);
+          ASSERT_EQ(ones, ones_in(at, got)) << "at " << at;
+          at += got;
+          break;
+        }
+        case 2:
+          ASSERT_EQ(dec.skip(end - at), end - at);
+          at = end;
+          break;
+        default:
+          ASSERT_EQ(dec.decode(out.data(), end - at), end - at);
+          for (size_t i = 0; i < end - at; ++i) ASSERT_EQ(out[i], values[at + i]) << "at " << at + i;
+          at = end;
+      }
+    }
+    size_t ones = 0;
+    uint32_t value = 0;
+    EXPECT_EQ(dec.next_packed_bits(10, ones), 0u);
+    EXPECT_EQ(dec.next_repeat(10, value), 0u);
+  }
+  // Other widths have no bits to count.
+  const auto wide = encode({1, 2, 3, 0, 1, 2, 3, 0}, 2);
+  RleBitPackedDecoder dec(wide.data(), wide.size(), 2);
+  size_t ones = 0;
+  EXPECT_EQ(dec.next_packed_bits(8, ones), 0u);
+  EXPECT_EQ(decode(wide, 2, 8), (std::vector<uint32_t>{1, 2, 3, 0, 1, 2, 3, 0}));
+}
+
 TEST(RleHybrid, MixedRunsRoundTrip) {
   std::mt19937 rng(42);
   for (int width : {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32}) {

@@ -65,8 +65,17 @@ TEST(BlockCache, AFreedLargeBlockServesTheNextOfItsClass) {
 // written then stays.
 TEST(BlockCache, ABlockLentToTheKernelIsReusedSafely) {
   const size_t size = detail::block_size(5 * detail::kMinCachedBlock);
-  void* block = detail::allocate_block(size);
-  ASSERT_NE(block, nullptr);
+  // Blocks of this size that earlier tests left in the cache are taken out
+  // until a fresh one comes, so that the cache then holds only the one freed
+  // here; they go back at the end.
+  std::vector<void*> taken;
+  for (size_t held = detail::cached_block_bytes();; held = detail::cached_block_bytes()) {
+    taken.push_back(detail::allocate_block(size));
+    ASSERT_NE(taken.back(), nullptr);
+    if (detail::cached_block_bytes() == held) break;
+  }
+  void* block = taken.back();
+  taken.pop_back();
   std::memset(block, 0x77, size);
   const size_t before = detail::cached_block_bytes();
   detail::free_block(block, size);
@@ -85,6 +94,7 @@ TEST(BlockCache, ABlockLentToTheKernelIsReusedSafely) {
   std::memset(again, 0x11, size);
   for (size_t i = 0; i < size; i += 4096) ASSERT_EQ(bytes[i], 0x11) << i;
   detail::free_block(again, size);
+  for (void* b : taken) detail::free_block(b, size);
 }
 
 TEST(BlockCache, SmallBlocksAreNotKept) {

@@ -43,6 +43,17 @@ class RleBitPackedDecoder {
   // go to `out`. Returns the count, 0 at the end of the stream.
   size_t next_piece(uint32_t* out, size_t n, bool& repeated, uint32_t& value);
 
+  // When the values from here on start with a repeat: up to n of them,
+  // consumed at once, their value in `value`. 0 (nothing consumed) at
+  // bit-packed values or the end of the stream.
+  size_t next_repeat(size_t n, uint32_t& value);
+
+  // Width 1 only: when the values from here on start with bit-packed ones:
+  // up to n of them, consumed at once, with how many are 1 in `ones` (a
+  // count of set bits, not a decode). 0 (nothing consumed) at a repeat,
+  // the end of the stream or another width.
+  size_t next_packed_bits(size_t n, size_t& ones);
+
   // Whether the values from here on start with a repeat of `value` at least
   // n long, so that a caller may take them without decoding (a page of
   // levels that is one run). Reads the next run's header when no run is
