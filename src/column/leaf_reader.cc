@@ -344,7 +344,7 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
   int64_t non_null = entries;
   if (column_.max_repetition_level > 0 || !page_all_defined_) cover_levels(page_pos_, page_pos_ + entries);
   if (column_.max_definition_level > 0 && !(page_all_defined_ && out.def.empty())) {
-    const int16_t* def = levels_.def(page_pos_);
+    const int16_t* def = page_all_defined_ ? nullptr : levels_.def(page_pos_);
     int16_t* out_def = extend_def(out, entries);
     if (page_all_defined_) {
       std::fill_n(out_def, entries, column_.max_definition_level);  // the levels may be undecoded
