@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "level_decoding.h"
 #include "parq/column/bloom_filter.h"
 #include "parq/error.h"
 #include "parq/format/metadata_codec.h"
@@ -31,12 +32,6 @@ bool is_float(const ColumnDescriptor& c) {
          (c.type.physical == Type::FIXED_LEN_BYTE_ARRAY && c.type.logical.FLOAT16.has_value());
 }
 
-int64_t count_equal(const int16_t* levels, int64_t n, int16_t level) {
-  int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) count += levels[i] == level;
-  return count;
-}
-
 // Few levels (the common case) count one level per vectorised pass; a
 // scattered increment per entry would serialise on the counters.
 void add_histogram(std::vector<int64_t>& histogram, const int16_t* levels, int64_t n) {
@@ -45,7 +40,7 @@ void add_histogram(std::vector<int64_t>& histogram, const int16_t* levels, int64
   if (size <= 4) {
     int64_t rest = n;
     for (size_t k = 1; k < size; ++k) {
-      const int64_t c = count_equal(levels, n, static_cast<int16_t>(k));
+      const int64_t c = count_levels_equal(levels, n, static_cast<int16_t>(k));
       h[k] += c;
       rest -= c;
     }
@@ -268,7 +263,7 @@ void ColumnWriter::write(const ShreddedLeaf& leaf) {
 
 int64_t ColumnWriter::count_values(const ShreddedLeaf& leaf, int64_t begin, int64_t end) const {
   if (column_.max_definition_level == 0) return end - begin;
-  return count_equal(leaf.def_levels() + begin, end - begin, column_.max_definition_level);
+  return count_levels_equal(leaf.def_levels() + begin, end - begin, column_.max_definition_level);
 }
 
 int64_t ColumnWriter::next_cut(const ShreddedLeaf& leaf, int64_t from, int64_t want) const {

@@ -65,16 +65,6 @@ void LeafReader::load_dictionary(const PageInfo& page) {
   }
 }
 
-namespace {
-
-int64_t count_equal(const int16_t* levels, int64_t n, int16_t value) {
-  int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) count += levels[i] == value;
-  return count;
-}
-
-}  // namespace
-
 // The page's levels are decoded: count its values and hand the values
 // section to the value reader.
 void LeafReader::begin_values(format::Encoding encoding, std::span<const uint8_t> values, int64_t num_values) {
@@ -355,7 +345,7 @@ void LeafReader::append(int64_t entries, LeafBatch& out) {
     const bool whole_page = page_pos_ == 0 && entries == page_entries_;
     non_null = page_all_defined_ ? entries
                : whole_page      ? page_non_null_
-                                 : count_equal(def, entries, column_.max_definition_level);
+                                 : count_levels_equal(def, entries, column_.max_definition_level);
   }
   if (column_.max_repetition_level > 0) std::memcpy(out.rep.extend(bytes), levels_.rep(page_pos_), bytes);
   const size_t bytes_before = out.values.bytes.data_size();
@@ -383,7 +373,7 @@ void LeafReader::skip_entries(int64_t entries) {
       for (int64_t at = page_pos_, end = page_pos_ + entries; at < end;) {
         const int64_t n = std::min(end - at, PageLevels::kWindow);
         cover_levels(at, at + n);
-        non_null += count_equal(levels_.def(at), n, column_.max_definition_level);
+        non_null += count_levels_equal(levels_.def(at), n, column_.max_definition_level);
         at += n;
       }
     }

@@ -10,16 +10,6 @@
 #include "parq/error.h"
 
 namespace parq {
-namespace {
-
-int64_t count_equal(const int16_t* levels, int64_t n, int16_t value) {
-  int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) count += levels[i] == value;
-  return count;
-}
-
-}  // namespace
-
 void PageLevels::Stream::restart(const Buffer& bytes) {
   if (hybrid) {
     runs.reset(bytes.data() + offset, size, bit_width);
@@ -37,12 +27,17 @@ void PageLevels::Stream::decode(int16_t* out, int64_t n, int64_t entries, bool c
                 " levels decoded where the page has " + std::to_string(entries) + " values");
   // A width whose every value is at most the maximum needs no look.
   if (check && max_level < (1 << bit_width) - 1) {
-    const int16_t highest = n > 0 ? *std::max_element(out, out + n) : 0;
-    if (highest > max_level)
-      throw Error(std::string(what) + ": level " + std::to_string(highest) + " exceeds the maximum " +
-                  std::to_string(max_level));
+    int16_t highest = 0;
+    for (int64_t i = 0; i < n; ++i) highest = std::max(highest, out[i]);
+    check_max(highest);
   }
   decoded += n;
+}
+
+void PageLevels::Stream::check_max(int16_t highest) const {
+  if (highest > max_level)
+    throw Error(std::string(what) + ": level " + std::to_string(highest) + " exceeds the maximum " +
+                std::to_string(max_level));
 }
 
 void PageLevels::Stream::skip(int64_t n) {
@@ -60,16 +55,11 @@ int64_t PageLevels::Stream::count(int16_t value, int64_t n, int16_t* first) {
   int16_t piece[kPiece];
   int64_t matches = 0;
   int64_t done = 0;
-  const auto check = [&](int16_t highest) {
-    if (highest > max_level)
-      throw Error(std::string(what) + ": level " + std::to_string(highest) + " exceeds the maximum " +
-                  std::to_string(max_level));
-  };
   while (done < n) {
     uint32_t level = 0;
     const size_t repeat = hybrid ? runs.next_repeat(static_cast<size_t>(n - done), level) : 0;
     if (repeat > 0) {
-      check(static_cast<int16_t>(std::min<uint32_t>(level, INT16_MAX)));
+      check_max(static_cast<int16_t>(std::min<uint32_t>(level, INT16_MAX)));
       if (first != nullptr && done == 0) *first = static_cast<int16_t>(level);
       if (level == static_cast<uint32_t>(value)) matches += static_cast<int64_t>(repeat);
       done += static_cast<int64_t>(repeat);
@@ -98,7 +88,7 @@ int64_t PageLevels::Stream::count(int16_t value, int64_t n, int16_t* first) {
       highest = std::max(highest, piece[i]);
       equal += piece[i] == value;
     }
-    check(highest);
+    check_max(highest);
     if (first != nullptr && done == 0) *first = piece[0];
     matches += equal;
     done += static_cast<int64_t>(got);
@@ -199,14 +189,14 @@ void PageLevels::check_all(bool count_records) {
     rep_window_.resize(bytes);
     int16_t* rep = rep_window_.data_as<int16_t>();
     rep_.decode(rep, entries_, entries_, true);
-    records_ = count_equal(rep, entries_, 0);
+    records_ = count_levels_equal(rep, entries_, 0);
     if (entries_ > 0) first_repetition_ = rep[0];
   }
   if (count_def) {
     def_window_.resize(bytes);
     int16_t* def = def_window_.data_as<int16_t>();
     def_.decode(def, entries_, entries_, true);
-    non_null_ = count_equal(def, entries_, def_.max_level);
+    non_null_ = count_levels_equal(def, entries_, def_.max_level);
   }
   end_ = entries_;
 }

@@ -24,6 +24,13 @@
 
 namespace parq {
 
+// Levels equal to `level` among n: nulls, record starts, histograms.
+inline int64_t count_levels_equal(const int16_t* levels, int64_t n, int16_t level) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += levels[i] == level;
+  return count;
+}
+
 class PageLevels {
  public:
   // Pages of at most this many entries are decoded in one pass; longer ones
@@ -85,6 +92,7 @@ class PageLevels {
     void decode(int16_t* out, int64_t n, int64_t entries, bool check);
     void skip(int64_t n);
     int64_t count(int16_t value, int64_t n, int16_t* first);
+    void check_max(int16_t highest) const;
   };
 
   size_t locate_v1(format::Encoding encoding, std::span<const uint8_t> bytes, size_t at, int16_t max_level,
