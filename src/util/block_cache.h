@@ -34,8 +34,13 @@ constexpr bool kKeepsBlocks = false;
 constexpr bool kKeepsBlocks = true;
 #endif
 
-// Blocks of at least this many bytes are sized by class and cached.
-constexpr size_t kMinCachedBlock = size_t{256} << 10;
+// Blocks of at least this many bytes are sized by class and cached. Below
+// its mmap threshold glibc serves blocks from its heaps and trims a heap
+// whose top comes free (brk, madvise); in a process with a second decoding
+// thread each trim flushes that thread's TLB by an interrupt, which a
+// virtual machine makes dear. A batch's offsets, indices and levels (tens
+// to hundreds of KiB) are such blocks, so they come here too.
+constexpr size_t kMinCachedBlock = size_t{64} << 10;
 
 // The size of the block that serves `bytes` (a multiple of 64): below
 // kMinCachedBlock `bytes` itself, else its size class (steps of an eighth
