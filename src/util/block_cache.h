@@ -1,16 +1,18 @@
 // Large blocks kept for reuse after the Buffer that held them lets go.
 //
-// glibc's malloc serves blocks this large with mmap and gives them back to
-// the kernel when freed, so a process that reads batch after batch into
-// fresh Buffers has every 4 KiB page faulted in, zeroed and charged again:
-// a large part of a Python read_table, and a lock that two decoding
-// threads contend on. General allocators (jemalloc, mimalloc) keep freed
-// memory for reuse, but the project depends on none, and Buffers need
-// little of one: freed blocks by size class, a cap on what is kept, and
-// MADV_FREE on each block kept unused for a few seconds, so that under
-// memory pressure the kernel takes those pages back without asking (a block
-// it emptied is faulted in afresh, like a new one) and otherwise a reused
-// block takes no fault.
+// glibc's malloc gives blocks this large back to the kernel when they are
+// freed: past its mmap threshold by unmapping them, below it by trimming the
+// heap whose top they free (brk, madvise). So a process that reads batch
+// after batch into fresh Buffers has every 4 KiB page faulted in, zeroed
+// and charged again (a large part of a Python read_table), two decoding
+// threads contend on the kernel's lock, and each return flushes the other
+// thread's TLB by an interrupt, which a virtual machine makes dear.
+// General allocators (jemalloc, mimalloc) keep freed memory for reuse, but
+// the project depends on none, and Buffers need little of one: freed
+// blocks by size class, a cap on what is kept, and MADV_FREE on each block
+// kept unused for a few seconds, so that under memory pressure the kernel
+// takes those pages back without asking (a block it emptied is faulted in
+// afresh, like a new one) and otherwise a reused block takes no fault.
 // Sanitizer builds keep nothing, so that ASan still sees every use after
 // free.
 #pragma once
@@ -34,12 +36,8 @@ constexpr bool kKeepsBlocks = false;
 constexpr bool kKeepsBlocks = true;
 #endif
 
-// Blocks of at least this many bytes are sized by class and cached. Below
-// its mmap threshold glibc serves blocks from its heaps and trims a heap
-// whose top comes free (brk, madvise); in a process with a second decoding
-// thread each trim flushes that thread's TLB by an interrupt, which a
-// virtual machine makes dear. A batch's offsets, indices and levels (tens
-// to hundreds of KiB) are such blocks, so they come here too.
+// Blocks of at least this many bytes are sized by class and cached: low
+// enough that a batch's levels, offsets and indices are among them.
 constexpr size_t kMinCachedBlock = size_t{64} << 10;
 
 // The size of the block that serves `bytes` (a multiple of 64): below

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -104,6 +105,22 @@ TEST(BlockCache, SmallBlocksAreNotKept) {
   ASSERT_NE(b, nullptr);
   detail::free_block(b, size);
   EXPECT_EQ(detail::cached_block_bytes(), before);
+}
+
+// A batch's own buffers are kept: the definition levels of a default batch
+// (64 Ki int16) and the offsets of half a DuckDB row group (61,441 int32),
+// which glibc would otherwise serve from heaps it trims as they come free.
+TEST(BlockCache, ABatchsLevelAndOffsetBuffersAreKept) {
+  for (const size_t bytes : {size_t{65536} * sizeof(int16_t), size_t{61441} * sizeof(int32_t)}) {
+    auto b = std::make_unique<Buffer>(bytes);  // may take a block earlier tests left
+    const size_t before = detail::cached_block_bytes();
+    b.reset();
+    if (kSanitized)
+      EXPECT_EQ(detail::cached_block_bytes(), before) << bytes;
+    else
+      EXPECT_GE(detail::cached_block_bytes(), before + bytes) << bytes;
+    Buffer again(bytes);  // takes it back out, so later tests meet the cache as before
+  }
 }
 
 // Buffers that grow, move and die on several threads at once give every
