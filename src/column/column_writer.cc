@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "level_decoding.h"
+#include "level_count.h"
 #include "parq/column/bloom_filter.h"
 #include "parq/error.h"
 #include "parq/format/metadata_codec.h"

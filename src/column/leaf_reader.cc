@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "../encoding/compact_kernels.h"
+#include "level_count.h"
 #include "level_decoding.h"
 #include "parq/encoding/byte_array_batch.h"
 #include "parq/error.h"

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "level_count.h"
 #include "parq/encoding/bit_packing.h"
 #include "parq/error.h"
 

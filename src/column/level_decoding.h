@@ -24,13 +24,6 @@
 
 namespace parq {
 
-// Levels equal to `level` among n: nulls, record starts, histograms.
-inline int64_t count_levels_equal(const int16_t* levels, int64_t n, int16_t level) {
-  int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) count += levels[i] == level;
-  return count;
-}
-
 class PageLevels {
  public:
   // Pages of at most this many entries are decoded in one pass; longer ones
