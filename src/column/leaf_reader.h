@@ -17,7 +17,10 @@
 
 namespace parq {
 
-struct LeafBatch {
+// On cache lines of its own (64 bytes): a batch's leaves lie side by side
+// in one vector and are filled by different threads at once, whose writes
+// to their buffers' sizes would otherwise pull a shared line back and forth.
+struct alignas(64) LeafBatch {
   // int16 per entry, when the column has definition levels and some entry of
   // the batch is below the maximum; empty means every entry is defined.
   Buffer def;
