@@ -11,10 +11,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "level_count.h"
 #include "parq/column/bloom_filter.h"
 #include "parq/error.h"
 #include "parq/format/metadata_codec.h"
+#include "util/level_count.h"
 
 namespace parq {
 namespace {

@@ -7,11 +7,11 @@
 #include <optional>
 
 #include "../encoding/compact_kernels.h"
-#include "level_count.h"
 #include "level_decoding.h"
 #include "parq/encoding/byte_array_batch.h"
 #include "parq/error.h"
 #include "record_selection.h"
+#include "util/level_count.h"
 #include "util/varint.h"
 
 namespace parq {

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <string>
 
-#include "level_count.h"
 #include "parq/encoding/bit_packing.h"
 #include "parq/error.h"
+#include "util/level_count.h"
 
 namespace parq {
 void PageLevels::Stream::restart(const Buffer& bytes) {

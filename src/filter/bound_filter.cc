@@ -11,6 +11,7 @@
 #include "parq/error.h"
 #include "parq/schema/logical_type.h"
 #include "parq/schema/variant_path.h"
+#include "util/level_count.h"
 
 namespace parq::filter {
 namespace {
@@ -602,8 +603,7 @@ void evaluate_test(const LeafTest& test, const DenseValues& values, const int16_
     for (size_t i = 0; i < n; ++i) out[i] = out[i] ? kRowTrue : kRowFalse;
     return;
   }
-  size_t defined = 0;
-  for (size_t i = 0; i < n; ++i) defined += def[i] == max_def;
+  const auto defined = static_cast<size_t>(count_levels_equal(def, static_cast<int64_t>(n), max_def));
   std::vector<uint8_t> dense(defined);
   match_dense(test, values, defined, dense.data());
   size_t j = 0;

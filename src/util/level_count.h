@@ -1,5 +1,6 @@
-// Counting levels, shared by the reader (nulls and record starts of a page)
-// and the writer (value counts and level histograms of its pages).
+// Counting levels, shared by the reader (nulls and record starts of a page),
+// the writer (value counts and level histograms of its pages) and the
+// filters (the defined values of a batch).
 #pragma once
 
 #include <cstdint>
