@@ -3,9 +3,9 @@
 # (tests/io/remote_*_test.cc): MinIO, a real S3 server that checks SigV4,
 # built from source with `go install` (pinned below) into a cache outside
 # the checkout, ${XDG_CACHE_HOME:-$HOME/.cache}/parq/bin. nginx comes from
-# Debian (scripts/install-deps.sh). Idempotent and quick when the binary is
-# there: a cold build takes about 7-8 minutes on two cores (downloads
-# included), later runs nothing.
+# Debian (scripts/install-deps.sh). Idempotent: the cold build (downloads
+# included) takes minutes and runs once; later runs find the binary and do
+# nothing.
 set -euo pipefail
 
 minio_version=v0.0.0-20260212201848-7aac2a2c5b7c  # github.com/minio/minio, 2026-02-12
