@@ -17,6 +17,8 @@ export PARQ_VENV=${PARQ_SANITIZE_VENV:-$root/.venv-sanitize}
 export SKBUILD_BUILD_DIR="../build-python-sanitize-{wheel_tag}"
 export SKBUILD_CMAKE_BUILD_TYPE=RelWithDebInfo
 export SKBUILD_CMAKE_DEFINE="PARQ_SANITIZE=ON" PARQ_SANITIZED_BUILD=1
+# The distributed engines' tests are left out below, so their extras are too.
+export PARQ_VENV_EXTRAS=${PARQ_VENV_EXTRAS:-test}
 source "$root/scripts/build-env.sh"
 export CXX="$PARQ_SANITIZE_CXX"
 "$here/setup-venv.sh"

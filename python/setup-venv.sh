@@ -7,6 +7,9 @@
 # build-python-<wheel tag>/ without build isolation, so a second run
 # recompiles only what changed; ccache, when present, shares objects with the
 # other build trees of the checkout (scripts/build-env.sh).
+# PARQ_VENV_EXTRAS names the extras (default test,dask,ray,spark). With
+# --deps-only it installs what the package needs and builds nothing, so that
+# scripts/test.sh can download the extras while the C++ trees compile.
 # Needs python3 with venv and its headers (Debian: python3-venv, python3-dev).
 set -euo pipefail
 
@@ -14,6 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 venv=${PARQ_VENV:-$root/.venv}
 python=${PYTHON:-python3}
+extras=${PARQ_VENV_EXTRAS:-test,dask,ray,spark}
 
 if [ ! -x "$venv/bin/python" ]; then
   echo "creating $venv"
@@ -26,8 +30,20 @@ fi
 # with the venv's setuptools: Debian's is too old to make wheels without the
 # wheel package.
 "$venv/bin/python" -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.4" "setuptools>=70.1" wheel
+if [ "${1:-}" = "--deps-only" ]; then
+  # The extras' requirements as pyproject.toml lists them (tomllib: Python
+  # 3.11 and later; an older Python gets them with the package below).
+  mapfile -t requirements < <("$venv/bin/python" - "$here/pyproject.toml" "$extras" <<'PY' || true
+import sys, tomllib
+extras = tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]
+print("\n".join(sorted({r for e in sys.argv[2].split(",") for r in extras[e]})))
+PY
+  )
+  [ ${#requirements[@]} -eq 0 ] || "$venv/bin/python" -m pip install -q "${requirements[@]}"
+  exit 0
+fi
 source "$root/scripts/build-env.sh"
-"$venv/bin/python" -m pip install -q --no-build-isolation "$here[test,dask,ray,spark]"
+"$venv/bin/python" -m pip install -q --no-build-isolation "$here[$extras]"
 # A sanitized build imports only with its runtimes preloaded
 # (run-sanitized-tests.sh does that), so it is not imported here.
 if [ -z "${PARQ_SANITIZED_BUILD:-}" ]; then

@@ -19,8 +19,6 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# The S3 server of the remote input tests (MinIO, built once into a cache).
-"$(dirname "$0")/install-remote-servers.sh"
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing: ${missing[*]}"

@@ -32,7 +32,7 @@ def _minio_binary() -> Path:
     binary = Path(folder) / "minio"
     if not binary.exists():
         raise RuntimeError(f"no MinIO at {binary}: run scripts/install-remote-servers.sh "
-                           "(scripts/install-deps.sh does)")
+                           "(scripts/test.sh does)")
     return binary
 
 

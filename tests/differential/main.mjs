@@ -28,7 +28,8 @@
 // Env: DIFF_CASES (cases in all, default 1800), DIFF_SEED (default 1;
 //      "random" picks one), DIFF_ONLY=k (predicate k alone), DIFF_FILES=a,b
 //      (a subset of the file variants), DIFF_KEEP=1 (keep the files),
-//      DIFF_JOBS (concurrent cases, default 3), DIFF_VERBOSE=1.
+//      DIFF_JOBS (concurrent cases, default 3), DIFF_VERBOSE=1,
+//      DIFF_SHARE=K/N (the predicates k with k % N == K).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,7 @@ import { makeTable, tableSql, makeRng, N_ROWS, DUCK_ROW_GROUP_SIZE } from './dat
 import { predicate } from './predicates.mjs';
 import { connect, timeHints, canonicalRows, sqlPath } from './duck.mjs';
 import { parseJson, sameValue, show } from '../interop/canonical.mjs';
+import { shareOf } from '../interop/share.mjs';
 
 const run = promisify(execFile);
 const parq = process.argv[2];
@@ -331,7 +333,12 @@ function firstIdDiff(exp, got) {
 
 // ---------------------------------------------------------------- run
 const nPredicates = Math.max(1, Math.ceil(totalCases / selected.length));
-const ks = process.env.DIFF_ONLY !== undefined ? process.env.DIFF_ONLY.split(',').map(Number) : [...Array(nPredicates).keys()];
+// DIFF_SHARE=K/N keeps the predicates k with k % N == K: a share of the
+// cases, which scripts/test.sh turns from commit to commit.
+const share = shareOf('DIFF_SHARE');
+const ks = (process.env.DIFF_ONLY !== undefined ? process.env.DIFF_ONLY.split(',').map(Number) : [...Array(nPredicates).keys()])
+  .filter((k) => k % share.n === share.k);
+if (share.n > 1) console.log(`differential: predicates k with k % ${share.n} == ${share.k} (DIFF_SHARE=${share.k}/${share.n}; 0/1 runs all)`);
 let passed = 0, failed = 0;
 const failures = [];
 const conns = [];

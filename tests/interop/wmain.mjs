@@ -17,6 +17,7 @@ import { buildCells, cellArgs, defaultEncoding } from './wmatrix.mjs';
 import { readDuckDB, readPolars, readParquetWasm, readHyparquet } from './readers.mjs';
 import { parseJson, sameValue, show } from './canonical.mjs';
 import { checkMetadata, checkBloom, duckBloomSkip, DUCK_BLOOM_SKIP } from './wmeta.mjs';
+import { shareOf } from './share.mjs';
 
 const run = promisify(execFile);
 const utf8 = new TextDecoder('utf-8');
@@ -202,8 +203,10 @@ export async function runWriterDirection({ parq, dir, only, log = console.log })
   // 0. every peer reads the source as parq does (the reader direction for this file)
   for (const engine of engines) await engineCase(engine, 'source', srcFile, null);
 
-  // 1. the matrix
-  const cells = buildCells(leaves);
+  // 1. the matrix (INTEROP_SHARE=K/N: the cells i with i % N == K)
+  const share = shareOf('INTEROP_SHARE');
+  const cells = buildCells(leaves).filter((_, i) => i % share.n === share.k);
+  if (share.n > 1) log(`write: cells i with i % ${share.n} == ${share.k} (INTEROP_SHARE=${share.k}/${share.n}; 0/1 runs all)`);
   const cellFile = (c) => path.join(dir, `w-${c.name}.parquet`);
   // rewrite + cat run in a child process: start the next cell's while this one is compared
   const produce = async (c) => {
