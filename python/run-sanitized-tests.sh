@@ -19,6 +19,8 @@ export SKBUILD_CMAKE_BUILD_TYPE=RelWithDebInfo
 export SKBUILD_CMAKE_DEFINE="PARQ_SANITIZE=ON" PARQ_SANITIZED_BUILD=1
 # The distributed engines' tests are left out below, so their extras are too.
 export PARQ_VENV_EXTRAS=${PARQ_VENV_EXTRAS:-test}
+# --deps-only: the venv's requirements alone (setup-venv.sh), nothing built or run.
+if [ "${1:-}" = "--deps-only" ]; then exec "$here/setup-venv.sh" --deps-only; fi
 source "$root/scripts/build-env.sh"
 export CXX="$PARQ_SANITIZE_CXX"
 "$here/setup-venv.sh"

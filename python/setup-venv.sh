@@ -33,13 +33,23 @@ fi
 if [ "${1:-}" = "--deps-only" ]; then
   # The extras' requirements as pyproject.toml lists them (tomllib: Python
   # 3.11 and later; an older Python gets them with the package below).
-  mapfile -t requirements < <("$venv/bin/python" - "$here/pyproject.toml" "$extras" <<'PY' || true
-import sys, tomllib
+  listed=$("$venv/bin/python" - "$here/pyproject.toml" "$extras" <<'PY'
+import sys
+try:
+    import tomllib
+except ImportError:
+    sys.exit(0)
 extras = tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]
+unknown = [e for e in sys.argv[2].split(",") if e not in extras]
+if unknown:
+    sys.exit(f"setup-venv.sh: no extra {', '.join(unknown)} in {sys.argv[1]}")
 print("\n".join(sorted({r for e in sys.argv[2].split(",") for r in extras[e]})))
 PY
   )
-  [ ${#requirements[@]} -eq 0 ] || "$venv/bin/python" -m pip install -q "${requirements[@]}"
+  if [ -n "$listed" ]; then
+    mapfile -t requirements <<<"$listed"
+    "$venv/bin/python" -m pip install -q "${requirements[@]}"
+  fi
   exit 0
 fi
 source "$root/scripts/build-env.sh"

@@ -12,21 +12,21 @@ jobs=${PARQ_JOBS:-$(nproc)}
 fuzz_seconds=${PARQ_FUZZ_SECONDS:-20}
 
 stage() { echo "== $* (at $((SECONDS / 60)) min)"; }
-logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 # What waits on the network, and MinIO's build (which starts with its
 # downloads), goes on in the background while the C++ trees compile: on a
 # fresh machine that is minutes of the run. Each job's log is printed if it
 # fails; the tests that need it wait for it (await).
-scripts/install-remote-servers.sh >"$logs/servers.log" 2>&1 &
+scripts/install-remote-servers.sh >"$scratch/servers.log" 2>&1 &
 servers_job=$!
 scripts/install-deps.sh
 (
   tests/interop/run.sh --install
   tests/differential/run.sh --install
   python/setup-venv.sh --deps-only
-  PARQ_VENV="$root/.venv-sanitize" PARQ_VENV_EXTRAS=test python/setup-venv.sh --deps-only
-) >"$logs/downloads.log" 2>&1 &
+  python/run-sanitized-tests.sh --deps-only
+) >"$scratch/downloads.log" 2>&1 &
 downloads_job=$!
 await() {
   local what=$1 job=$2 log=$3
@@ -45,8 +45,8 @@ source scripts/build-env.sh
 stage "release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs"
-await "the test servers (scripts/install-remote-servers.sh)" "$servers_job" "$logs/servers.log"
-await "the npm and PyPI packages of the tests" "$downloads_job" "$logs/downloads.log"
+await "the test servers (scripts/install-remote-servers.sh)" "$servers_job" "$scratch/servers.log"
+await "the npm and PyPI packages of the tests" "$downloads_job" "$scratch/downloads.log"
 stage "release tests"
 # The peer matrices (tests/interop's writer cells, tests/differential's
 # predicates) run half their cases, the other half on the next commit:
@@ -78,9 +78,9 @@ stage "Python package over the sanitized library (python/run-sanitized-tests.sh)
 python/run-sanitized-tests.sh
 
 stage "fuzzing (${fuzz_seconds}s per target)"
-seeds=$(mktemp -d)
-reports=$(mktemp -d)
-trap 'rm -rf "$logs" "$seeds" "$reports"' EXIT
+seeds=$scratch/seeds
+reports=$scratch/reports
+mkdir -p "$seeds" "$reports"
 scripts/make-fuzz-seeds.sh "$root/../shared/parquet-testing" "$seeds"
 # The corpus's encrypted files, in a folder of their own.
 mkdir -p "$seeds/encrypted"

@@ -337,8 +337,8 @@ const nPredicates = Math.max(1, Math.ceil(totalCases / selected.length));
 // cases, which scripts/test.sh turns from commit to commit.
 const share = shareOf('DIFF_SHARE');
 const ks = (process.env.DIFF_ONLY !== undefined ? process.env.DIFF_ONLY.split(',').map(Number) : [...Array(nPredicates).keys()])
-  .filter((k) => k % share.n === share.k);
-if (share.n > 1) console.log(`differential: predicates k with k % ${share.n} == ${share.k} (DIFF_SHARE=${share.k}/${share.n}; 0/1 runs all)`);
+  .filter(share.keeps);
+if (share.note('predicates')) console.log(`differential: ${share.note('predicates')}`);
 let passed = 0, failed = 0;
 const failures = [];
 const conns = [];
