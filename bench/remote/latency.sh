@@ -15,4 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rtt=${1:-20}
 tests=${PARQ_TESTS:-build/tests/parq_tests}
+if [ ! -x "$tests" ]; then
+  # scripts/test.sh configures build/ without the unit tests.
+  echo "$tests not found: build it (cmake -S . -B build -DPARQ_UNIT_TESTS=ON && cmake --build build --target parq_tests)" >&2
+  exit 2
+fi
 PARQ_REMOTE_RTT_MS="$rtt" "$tests" --gtest_filter='RemoteLatency.*' | grep -E '^(remote|  |\[  (PASSED|FAILED))'
