@@ -338,7 +338,8 @@ const nPredicates = Math.max(1, Math.ceil(totalCases / selected.length));
 const share = shareOf('DIFF_SHARE');
 const ks = (process.env.DIFF_ONLY !== undefined ? process.env.DIFF_ONLY.split(',').map(Number) : [...Array(nPredicates).keys()])
   .filter(share.keeps);
-if (share.note('predicates')) console.log(`differential: ${share.note('predicates')}`);
+const shareNote = share.note('predicates');
+if (shareNote) console.log(`differential: ${shareNote}`);
 let passed = 0, failed = 0;
 const failures = [];
 const conns = [];

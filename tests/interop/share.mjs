@@ -16,8 +16,6 @@ export function shareOf(variable) {
     [k, n] = [Number(m[1]), Number(m[2])];
   }
   return {
-    k,
-    n,
     keeps: (i) => i % n === k,
     note: (what) => (n > 1 ? `${what} i with i % ${n} == ${k} (${variable}=${k}/${n}; 0/1 runs all)` : null),
   };

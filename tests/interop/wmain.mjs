@@ -206,7 +206,8 @@ export async function runWriterDirection({ parq, dir, only, log = console.log })
   // 1. the matrix (INTEROP_SHARE=K/N: the cells i with i % N == K)
   const share = shareOf('INTEROP_SHARE');
   const cells = buildCells(leaves).filter((_, i) => share.keeps(i));
-  if (share.note('cells')) log(`write: ${share.note('cells')}`);
+  const shareNote = share.note('cells');
+  if (shareNote) log(`write: ${shareNote}`);
   const cellFile = (c) => path.join(dir, `w-${c.name}.parquet`);
   // rewrite + cat run in a child process: start the next cell's while this one is compared
   const produce = async (c) => {
