@@ -226,12 +226,12 @@ void BM_DictionaryDecodeString16(benchmark::State& state) {
     enc.write_indices(pages.back());
   }
   ByteArrayBatch out;
-  const ByteArrayBatch::Lengths lengths = input.distinct.lengths();
+  const ByteArrayDictionaryTable table(input.distinct);
   for (auto _ : state) {
     for (const Buffer& page : pages) {
       out.clear();
       DictionaryDecoder dec(page.data(), page.size());
-      benchmark::DoNotOptimize(dec.decode(input.distinct, lengths, out, kChunk));
+      benchmark::DoNotOptimize(dec.decode(table, out, kChunk));
     }
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kPage));

@@ -2,11 +2,13 @@
 // dictionary (0..63 entries: every register set of the small-dictionary
 // permutes and beyond) and picks the value type; the rest is a data page's
 // value section (bit width byte, then runs). Every produced value must be a
-// dictionary entry, and numbers must come out the same at every SIMD level
+// dictionary entry, and values must come out the same at every SIMD level
 // the machine has as by the scalar loop; bad indices must throw
 // parq::Error, at every level alike.
 #include <cstdlib>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "parq/encoding/dictionary_decoder.h"
@@ -61,15 +63,68 @@ void check_levels(const uint8_t* data, size_t size, size_t entries) {
   parq::set_simd_level(parq::detected_simd_level());
 }
 
-void gather_strings(const uint8_t* data, size_t size, size_t entries) {
+// Byte arrays: the dictionary's shape follows its size, so that every path
+// of the byte-array gathers is reached (entries of up to 8, 16 and 32 bytes
+// through slots, one-byte flags, entries past 32 bytes); every value must
+// be an entry, the same at every level, and errors alike.
+ByteArrayBatch string_dictionary(size_t entries) {
   ByteArrayBatch dict;
-  for (size_t i = 0; i < entries; ++i) dict.append(std::string(i % 7, 'a'));
-  DictionaryDecoder dec(data, size);
-  ByteArrayBatch out;
-  while (dec.decode(dict, dict.lengths(), out, 100) == 100 && out.size() < (1u << 20)) {
+  for (size_t i = 0; i < entries; ++i) {
+    switch (entries % 5) {
+      case 0:
+        dict.append(std::string(i % 7, static_cast<char>('a' + i % 26)));
+        break;
+      case 1:
+        dict.append(std::string(1, static_cast<char>(i)));
+        break;
+      case 2:
+        dict.append(std::string(9 + i % 8, static_cast<char>(i)));
+        break;
+      case 3:
+        dict.append(std::string(17 + i % 16, static_cast<char>(i)));
+        break;
+      default:
+        dict.append(std::string(30 + i % 9, static_cast<char>(i)));
+        break;
+    }
   }
-  for (size_t i = 0; i < out.size(); ++i)
-    if (out.value(i).size() > 6) std::abort();
+  return dict;
+}
+
+std::vector<std::string> strings_at_level(const ByteArrayDictionaryTable& table, const uint8_t* data, size_t size,
+                                          bool& failed) {
+  std::vector<std::string> all;
+  failed = false;
+  try {
+    DictionaryDecoder dec(data, size);
+    ByteArrayBatch out;
+    while (dec.decode(table, out, 100) == 100 && out.size() < (1u << 16)) {
+    }
+    for (size_t i = 0; i < out.size(); ++i) all.emplace_back(out.value(i));
+  } catch (const parq::Error&) {
+    failed = true;
+  }
+  return all;
+}
+
+void check_strings(const uint8_t* data, size_t size, size_t entries) {
+  using parq::SimdLevel;
+  const ByteArrayBatch dict = string_dictionary(entries);
+  const ByteArrayDictionaryTable table(dict);
+  std::set<std::string_view> known;
+  for (size_t i = 0; i < dict.size(); ++i) known.insert(dict.value(i));
+  parq::set_simd_level(SimdLevel::kScalar);
+  bool scalar_failed;
+  const std::vector<std::string> expected = strings_at_level(table, data, size, scalar_failed);
+  for (const std::string& v : expected)
+    if (!known.contains(v)) std::abort();
+  for (SimdLevel level : {SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+    if (level > parq::detected_simd_level()) continue;
+    parq::set_simd_level(level);
+    bool failed;
+    if (strings_at_level(table, data, size, failed) != expected || failed != scalar_failed) std::abort();
+  }
+  parq::set_simd_level(parq::detected_simd_level());
 }
 
 }  // namespace
@@ -81,9 +136,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (kind == 0) check_levels<int32_t>(data + 1, size - 1, entries);
   if (kind == 1) check_levels<int64_t>(data + 1, size - 1, entries);
   if (kind == 2) check_levels<double>(data + 1, size - 1, entries);
-  try {
-    if (kind == 3) gather_strings(data + 1, size - 1, entries);
-  } catch (const parq::Error&) {
-  }
+  if (kind == 3) check_strings(data + 1, size - 1, entries);
   return 0;
 }

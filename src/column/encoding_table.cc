@@ -55,14 +55,12 @@ class ByteArrayDictionary final : public ColumnDictionary {
  public:
   size_t load(const uint8_t* data, size_t size, size_t num_values) override {
     PlainByteArrayDecoder plain(data, size, num_values);
-    entries.clear();
+    ByteArrayBatch entries;
     const size_t got = plain.decode(entries, num_values);
-    lengths = entries.lengths();
+    table = ByteArrayDictionaryTable(std::move(entries));
     return got;
   }
-  ByteArrayBatch entries;
-  // Of the entries, for the gathers (DictionaryDecoder::decode).
-  ByteArrayBatch::Lengths lengths;
+  ByteArrayDictionaryTable table;
 };
 
 class FixedLenDictionary final : public ColumnDictionary {
@@ -417,21 +415,18 @@ class DictionaryByteArrays final : public ValueDecoder {
  public:
   explicit DictionaryByteArrays(const DecoderContext& c) : dictionary_(dictionary_of<ByteArrayDictionary>(c)) {}
   void reset(const uint8_t* data, size_t size, size_t) override { dict_.reset(data, size); }
-  size_t read(size_t n, LeafValues& out) override {
-    return dict_.decode(dictionary_.entries, dictionary_.lengths, out.bytes, n);
-  }
+  size_t read(size_t n, LeafValues& out) override { return dict_.decode(dictionary_.table, out.bytes, n); }
   size_t skip(size_t n) override { return dict_.skip(n); }
   size_t read_selected(size_t n, const uint8_t* keep, size_t, LeafValues& out) override {
     return select_dictionary(
-        dict_, indices_.data(), dictionary_.entries.size(), keep, n,
+        dict_, indices_.data(), dictionary_.table.size(), keep, n,
         [&](size_t count) {
-          const size_t got = dict_.decode(dictionary_.entries, dictionary_.lengths, out.bytes, count);
+          const size_t got = dict_.decode(dictionary_.table, out.bytes, count);
           if (got < count && (out.bytes.refused() || !out.bytes.fits(1))) batch_full();
           return got;
         },
         [&](const uint32_t* indices, size_t k) {
-          if (detail::append_entries(dictionary_.entries, dictionary_.lengths, indices, 0, k, out.bytes) < k)
-            batch_full();
+          if (detail::append_entries(dictionary_.table, indices, 0, k, out.bytes) < k) batch_full();
         });
   }
 

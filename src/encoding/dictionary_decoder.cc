@@ -1,6 +1,7 @@
 // DictionaryDecoder; see encoding/dictionary_decoder.h. Indices are unpacked a
 // block of 512 at a time into an L1-resident buffer by the bit unpacking
-// kernels, the block's maximum is checked against the dictionary size, and
+// kernels, the block's maximum is checked against the dictionary size
+// (unless the bit width cannot name an entry past its end), and
 // the gather runs over the block (register permutes for small dictionaries,
 // else hardware gathers, but for 8-byte entries at AVX2: plain loads).
 // Repeated indices are filled without materialising them.
@@ -53,9 +54,42 @@ __attribute__((target("avx2,bmi2"))) uint32_t max_avx2(const uint32_t* v, size_t
   return r;
 }
 
+// The masked forms, with every lane taken: GCC 12's plain forms pass an
+// undefined operand that -Wuninitialized reports.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) inline __m512i max_u32x16(__m512i a, __m512i b) {
+  return _mm512_mask_max_epu32(a, static_cast<__mmask16>(0xffff), a, b);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) uint32_t max_avx512(const uint32_t* v, size_t n) {
+  __m512i a = _mm512_setzero_si512(), b = _mm512_setzero_si512();
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a = max_u32x16(a, _mm512_loadu_si512(v + i));
+    b = max_u32x16(b, _mm512_loadu_si512(v + i + 16));
+  }
+  if (i + 16 <= n) {
+    a = max_u32x16(a, _mm512_loadu_si512(v + i));
+    i += 16;
+  }
+  const __mmask16 rest = static_cast<__mmask16>((1u << (n - i)) - 1);
+  alignas(64) uint32_t lanes[16];
+  _mm512_store_si512(lanes, max_u32x16(max_u32x16(a, b), _mm512_maskz_loadu_epi32(rest, v + i)));
+  return *std::max_element(lanes, lanes + 16);
+}
+
 void check_indices(const uint32_t* v, size_t n, size_t dictionary_size) {
-  const uint32_t m = simd_level() >= SimdLevel::kAvx2 ? max_avx2(v, n) : max_scalar(v, n);
+  const SimdLevel level = simd_level();
+  const uint32_t m = level >= SimdLevel::kAvx512 ? max_avx512(v, n)
+                     : level >= SimdLevel::kAvx2 ? max_avx2(v, n)
+                                                 : max_scalar(v, n);
   if (m >= dictionary_size) fail_index(v, n, dictionary_size);
+}
+
+// Bit-packed indices of `bit_width` bits are below 2^bit_width: a
+// dictionary of at least that many entries needs no check of them. (A
+// repeated index is checked once a run, however wide.)
+bool packed_always_in_range(int bit_width, size_t dictionary_size) {
+  return bit_width < 32 && (uint64_t{1} << bit_width) <= dictionary_size;
 }
 
 // Gathers of 4- and 8-byte entries, by bit pattern.
@@ -292,7 +326,7 @@ size_t DictionaryDecoder::run(size_t n, size_t dictionary_size, Emit&& emit) {
       made = emit(nullptr, repeat_index_, take, done);
     } else {
       const uint32_t* idx = block_ + piece_pos_;
-      check_indices(idx, take, dictionary_size);
+      if (!packed_always_in_range(indices_.bit_width(), dictionary_size)) check_indices(idx, take, dictionary_size);
       made = emit(idx, 0u, take, done);
     }
     piece_pos_ += made;
@@ -335,115 +369,8 @@ size_t DictionaryDecoder::decode(const uint8_t* dictionary, size_t dictionary_si
   });
 }
 
-namespace {
-
-// Appends dictionary entries of at most kWidth bytes (`longest` of them the
-// longest) as whole kWidth-byte vectors. With take * longest bytes reserved,
-// the last vector ends within the output's padding; entries read kWidth
-// bytes, within the dictionary's padding.
-template <size_t kWidth>
-void append_short_entries(const ByteArrayBatch& dictionary, size_t longest, const uint32_t* idx, uint32_t index,
-                          size_t take, ByteArrayBatch& out) {
-  const int32_t* offsets = dictionary.offsets();
-  const uint8_t* bytes = dictionary.data();
-  Buffer& out_data = out.data_buffer();
-  out_data.reserve_more(take * longest);
-  uint8_t* base = out_data.data();
-  size_t end = out_data.size();
-  auto* off = reinterpret_cast<int32_t*>(out.offsets_buffer().extend(take * sizeof(int32_t)));
-  for (size_t i = 0; i < take; ++i) {
-    const uint32_t k = idx == nullptr ? index : idx[i];
-    const int32_t start = offsets[k];
-    if constexpr (kWidth == 16) {
-      bytes::copy16(base + end, bytes + start);
-    } else {
-      bytes::copy32(base + end, bytes + start);
-    }
-    end += static_cast<size_t>(offsets[k + 1] - start);
-    off[i] = static_cast<int32_t>(end);
-  }
-  out_data.resize(end);
-}
-
-// Appends entries all `width` bytes long (1..16): the output offsets step
-// by the width, and no entry's offsets are read. Same padding as above.
-void append_uniform_entries(const ByteArrayBatch& dictionary, size_t width, const uint32_t* idx, uint32_t index,
-                            size_t take, ByteArrayBatch& out) {
-  const uint8_t* bytes = dictionary.data() + dictionary.offsets()[0];
-  Buffer& out_data = out.data_buffer();
-  const size_t start = out_data.size();
-  out_data.reserve_more(take * width);
-  uint8_t* dst = out_data.data() + start;
-  auto* off = reinterpret_cast<int32_t*>(out.offsets_buffer().extend(take * sizeof(int32_t)));
-  const auto w = static_cast<int32_t>(width);
-  int32_t end = static_cast<int32_t>(start);
-  for (size_t i = 0; i < take; ++i) off[i] = end += w;
-  if (width == 1) {
-    if (idx == nullptr) {
-      std::memset(dst, bytes[index], take);
-    } else {
-      for (size_t i = 0; i < take; ++i) dst[i] = bytes[idx[i]];
-    }
-  } else {
-    for (size_t i = 0; i < take; ++i, dst += width)
-      bytes::copy16(dst, bytes + (idx == nullptr ? index : idx[i]) * width);
-  }
-  out_data.resize(start + take * width);
-}
-
-}  // namespace
-
-namespace detail {
-
-size_t append_entries(const ByteArrayBatch& dictionary, ByteArrayBatch::Lengths lengths, const uint32_t* idx,
-                      uint32_t index, size_t take, ByteArrayBatch& out) {
-  const size_t longest = lengths.longest;
-  const bool short_entries = longest != 0 && longest <= 32;
-  if (lengths.uniform && short_entries && longest <= 16 && out.fits(take * longest)) {
-    append_uniform_entries(dictionary, longest, idx, index, take, out);
-    return take;
-  }
-  if (short_entries && out.fits(take * longest)) {
-    if (longest <= 16) {
-      append_short_entries<16>(dictionary, longest, idx, index, take, out);
-    } else {
-      append_short_entries<32>(dictionary, longest, idx, index, take, out);
-    }
-    return take;
-  }
-  const int32_t* offsets = dictionary.offsets();
-  const uint8_t* bytes = dictionary.data();
-  // Sizes first: how many of the values fit the batch, then one extend of
-  // each buffer and plain copies.
-  size_t fit = 0, total = 0;
-  for (; fit < take; ++fit) {
-    const uint32_t k = idx == nullptr ? index : idx[fit];
-    const size_t len = static_cast<size_t>(offsets[k + 1] - offsets[k]);
-    if (!out.fits(total + len)) break;
-    total += len;
-  }
-  if (fit == 0) return size_t{0};
-  Buffer& out_offsets = out.offsets_buffer();
-  Buffer& out_data = out.data_buffer();
-  int32_t end = static_cast<int32_t>(out_data.size());
-  uint8_t* dst = out_data.extend(total);
-  auto* off = reinterpret_cast<int32_t*>(out_offsets.extend(fit * sizeof(int32_t)));
-  for (size_t i = 0; i < fit; ++i) {
-    const uint32_t k = idx == nullptr ? index : idx[i];
-    const int32_t len = offsets[k + 1] - offsets[k];
-    if (len != 0) std::memcpy(dst, bytes + offsets[k], static_cast<size_t>(len));  // dst is null while empty
-    dst += len;
-    end += len;
-    off[i] = end;
-  }
-  return fit;
-}
-
-}  // namespace detail
-
-size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, ByteArrayBatch::Lengths lengths, ByteArrayBatch& out,
-                                 size_t n) {
-  const size_t longest = lengths.longest;
+size_t DictionaryDecoder::decode(const ByteArrayDictionaryTable& dictionary, ByteArrayBatch& out, size_t n) {
+  const size_t longest = dictionary.longest();
   if (longest != 0 && longest <= 32 && out.fits(n * longest)) {
     // Room for the whole call at once: growing run by run copied the
     // batch's strings again at every doubling.
@@ -451,7 +378,7 @@ size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, ByteArrayBatc
     out.offsets_buffer().reserve_more(n * sizeof(int32_t));
   }
   return run(n, dictionary.size(), [&](const uint32_t* idx, uint32_t index, size_t take, size_t) {
-    return detail::append_entries(dictionary, lengths, idx, index, take, out);
+    return detail::append_entries(dictionary, idx, index, take, out);
   });
 }
 
@@ -461,6 +388,7 @@ size_t DictionaryDecoder::decode(const ByteArrayBatch& dictionary, ByteArrayBatc
 // checks nothing: the caller checks the indices it keeps.
 size_t DictionaryDecoder::decode_indices(uint32_t* out, size_t n, size_t dictionary_size) {
   const bool check = dictionary_size <= UINT32_MAX;
+  const bool check_packed = check && !packed_always_in_range(indices_.bit_width(), dictionary_size);
   size_t done = 0;
   if (piece_pos_ < piece_end_) {
     const size_t take = std::min(n, piece_end_ - piece_pos_);
@@ -468,7 +396,7 @@ size_t DictionaryDecoder::decode_indices(uint32_t* out, size_t n, size_t diction
       if (check && repeat_index_ >= dictionary_size) fail_index(&repeat_index_, 1, dictionary_size);
       detail::fill_run(out, take, repeat_index_);
     } else {
-      if (check) check_indices(block_ + piece_pos_, take, dictionary_size);
+      if (check_packed) check_indices(block_ + piece_pos_, take, dictionary_size);
       std::memcpy(out, block_ + piece_pos_, take * sizeof(uint32_t));
     }
     piece_pos_ += take;
@@ -482,7 +410,7 @@ size_t DictionaryDecoder::decode_indices(uint32_t* out, size_t n, size_t diction
     if (repeated) {
       if (check && index >= dictionary_size) fail_index(&index, 1, dictionary_size);
       detail::fill_run(out + done, got, index);
-    } else if (check) {
+    } else if (check_packed) {
       check_indices(out + done, got, dictionary_size);
     }
     done += got;

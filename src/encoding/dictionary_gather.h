@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "parq/encoding/byte_array_batch.h"
+#include "parq/encoding/dictionary_decoder.h"
 
 namespace parq::encoding::detail {
 
@@ -36,9 +37,8 @@ void gather_typed(const T* dict, size_t size, const uint32_t* idx, size_t n, T* 
 
 // Appends the entries idx[0, take) of a byte-array dictionary (or `take`
 // copies of entry `index` when idx is null) to `out`; returns how many,
-// fewer when `out` is full (ByteArrayBatch::fits). `lengths` is
-// dictionary.lengths().
-size_t append_entries(const ByteArrayBatch& dictionary, ByteArrayBatch::Lengths lengths, const uint32_t* idx,
-                      uint32_t index, size_t take, ByteArrayBatch& out);
+// fewer when `out` is full (ByteArrayBatch::fits).
+size_t append_entries(const ByteArrayDictionaryTable& dictionary, const uint32_t* idx, uint32_t index, size_t take,
+                      ByteArrayBatch& out);
 
 }  // namespace parq::encoding::detail

@@ -1,6 +1,7 @@
 // DictionaryDecoder: gathers of every value type through RLE and bit-packed
-// indices at every SIMD level, byte arrays that fill a batch, skips, and
-// malformed pages (bad width, out-of-range indices).
+// indices at every SIMD level, byte arrays by each of their paths and into
+// batches they fill, skips, and malformed pages (bad width, out-of-range
+// indices).
 #include "parq/encoding/dictionary_decoder.h"
 
 #include <gmock/gmock.h>
@@ -110,13 +111,14 @@ TEST(DictionaryDecoder, ByteArraysAndSkip) {
     for (size_t i = 1000; i < 1400; ++i) idx[i] = idx[1000];  // a run
     auto page = page_of(idx, 6);
     DictionaryDecoder dec(page.data(), page.size());
+    const ByteArrayDictionaryTable table(dict);
     ByteArrayBatch out;
     std::vector<uint32_t> expected;
     size_t at = 0;
     while (at < idx.size()) {
       size_t s = dec.skip(rng() % 40);
       at += s;
-      size_t got = dec.decode(dict, dict.lengths(), out, 1 + rng() % 300);
+      size_t got = dec.decode(table, out, 1 + rng() % 300);
       for (size_t k = 0; k < got; ++k) expected.push_back(idx[at + k]);
       at += got;
       if (got == 0 && s == 0) break;
@@ -140,9 +142,9 @@ TEST(DictionaryDecoder, EntriesOfOneLength) {
       for (char& c : entry) c = static_cast<char>('a' + rng() % 26);
       dict.append(entry);
     }
-    const ByteArrayBatch::Lengths lengths = dict.lengths();
-    EXPECT_TRUE(lengths.uniform) << width;
-    EXPECT_EQ(lengths.longest, width);
+    const ByteArrayDictionaryTable table(dict);
+    EXPECT_TRUE(table.uniform()) << width;
+    EXPECT_EQ(table.longest(), width);
     auto idx = random_indices(3000, 40, rng);
     for (size_t i = 500; i < 900; ++i) idx[i] = idx[500];  // a run
     auto page = page_of(idx, 6);
@@ -152,7 +154,7 @@ TEST(DictionaryDecoder, EntriesOfOneLength) {
     size_t at = 0;
     while (at < idx.size()) {
       // At most what is left: the stream's last bit-packed group pads.
-      const size_t got = dec.decode(dict, lengths, out, std::min<size_t>(idx.size() - at, 1 + rng() % 300));
+      const size_t got = dec.decode(table, out, std::min<size_t>(idx.size() - at, 1 + rng() % 300));
       ASSERT_GT(got, 0u);
       at += got;
     }
@@ -163,9 +165,72 @@ TEST(DictionaryDecoder, EntriesOfOneLength) {
   ByteArrayBatch mixed;
   mixed.append("ab");
   mixed.append("c");
-  EXPECT_FALSE(mixed.lengths().uniform);
-  EXPECT_EQ(mixed.lengths().longest, 2u);
-  EXPECT_FALSE(ByteArrayBatch().lengths().uniform);
+  const ByteArrayDictionaryTable mixed_table(mixed);
+  EXPECT_FALSE(mixed_table.uniform());
+  EXPECT_EQ(mixed_table.longest(), 2u);
+  EXPECT_FALSE(ByteArrayDictionaryTable(ByteArrayBatch()).uniform());
+}
+
+// Every path of the byte-array gathers at every SIMD level: slots of 8, 16
+// and 32 bytes (entries of mixed lengths up to each), entries past 32
+// bytes, a dictionary too large for slots, entries all of one length (flags
+// from dictionaries a register holds, 64 entries, and does not, 65; wider
+// codes), long runs of one index; appended after a value already in the
+// batch, and into a batch whose limit stops the copy part way.
+TEST(DictionaryDecoder, ByteArrayGathersEveryPath) {
+  struct Shape {
+    size_t entries, shortest, longest, slot_bytes;
+  };
+  const Shape shapes[] = {{3, 1, 7, 8},    {7, 0, 8, 8},    {50, 9, 16, 16},  {50, 1, 16, 16}, {40, 17, 32, 32},
+                          {30, 5, 32, 32}, {20, 30, 40, 0}, {40000, 1, 8, 0}, {3, 1, 1, 0},    {64, 1, 1, 0},
+                          {65, 1, 1, 0},   {200, 1, 1, 0},  {30, 2, 2, 0},    {30, 7, 7, 0},   {30, 8, 8, 0},
+                          {30, 16, 16, 0}, {30, 17, 17, 0}};
+  for (const Shape& shape : shapes) {
+    std::mt19937 rng(static_cast<uint32_t>(shape.entries * 100 + shape.longest));
+    ByteArrayBatch dict;
+    for (size_t k = 0; k < shape.entries; ++k) {
+      const size_t len = k == 0 ? shape.longest : shape.shortest + rng() % (shape.longest - shape.shortest + 1);
+      std::string entry(len, 'x');
+      for (char& c : entry) c = static_cast<char>(rng());
+      dict.append(entry);
+    }
+    const ByteArrayDictionaryTable table(dict);
+    const std::string name = std::to_string(shape.entries) + " entries of " + std::to_string(shape.shortest) + ".." +
+                             std::to_string(shape.longest) + " bytes";
+    EXPECT_EQ(table.longest(), shape.longest) << name;
+    EXPECT_EQ(table.uniform(), shape.shortest == shape.longest) << name;
+    EXPECT_EQ(table.slot_bytes(), shape.slot_bytes) << name;
+    auto idx = random_indices(5000, shape.entries, rng);
+    for (size_t i = 2000; i < 2600; ++i) idx[i] = idx[2000];
+    const auto page = page_of(idx, bit_width_for(shape.entries - 1));
+    for (SimdLevel level : testing::each_simd_level()) {
+      DictionaryDecoder dec(page.data(), page.size());
+      ByteArrayBatch out;
+      out.append("before");
+      size_t at = 0;
+      while (at < idx.size()) {
+        const size_t got = dec.decode(table, out, std::min<size_t>(idx.size() - at, 1 + rng() % 700));
+        ASSERT_GT(got, 0u) << name;
+        at += got;
+      }
+      ASSERT_EQ(out.size(), idx.size() + 1) << name << " " << to_string(level);
+      EXPECT_EQ(out.value(0), "before");
+      for (size_t i = 0; i < idx.size(); ++i)
+        ASSERT_EQ(out.value(i + 1), dict.value(idx[i])) << name << " " << to_string(level) << " value " << i;
+
+      // A limit reached part way: the values that fit, whole, and no more.
+      const size_t limit = 3 * shape.longest * 100 + 5;
+      DictionaryDecoder limited(page.data(), page.size());
+      ByteArrayBatch full;
+      full.set_limit(limit);
+      const size_t got = limited.decode(table, full, idx.size());
+      ASSERT_LT(got, idx.size()) << name;
+      EXPECT_TRUE(full.refused()) << name;
+      EXPECT_LE(full.data_size(), limit) << name;
+      ASSERT_EQ(full.size(), got);
+      for (size_t i = 0; i < got; ++i) ASSERT_EQ(full.value(i), dict.value(idx[i])) << name << " value " << i;
+    }
+  }
 }
 
 TEST(DictionaryDecoder, IndicesOutOfRange) {
@@ -186,6 +251,12 @@ TEST(DictionaryDecoder, IndicesOutOfRange) {
   EXPECT_THAT(error_of(std::vector<uint32_t>(100, 12), 4, 10), HasSubstr("dictionary index 12 out of range"));
   EXPECT_THAT(error_of({0}, 1, 0), HasSubstr("dictionary of 0 entries"));
   EXPECT_EQ(error_of({0, 1, 9}, 4, 10), "no error");
+  // Indices of 4 bits cannot pass a dictionary of 16 entries (that check
+  // is skipped); of 5 bits they can.
+  EXPECT_EQ(error_of({0, 15, 3, 15, 1, 2, 3, 4, 5}, 4, 16), "no error");
+  EXPECT_EQ(error_of(std::vector<uint32_t>(100, 15), 4, 16), "no error");
+  EXPECT_THAT(error_of({0, 15, 3, 16, 1, 2, 3, 4, 5}, 5, 16), HasSubstr("dictionary index 16 out of range"));
+  EXPECT_THAT(error_of(std::vector<uint32_t>(100, 16), 5, 16), HasSubstr("dictionary index 16 out of range"));
   // A dictionary small enough for register permutes, which would read an
   // out-of-range index as a zero-filled lane: the check comes first at
   // every level.

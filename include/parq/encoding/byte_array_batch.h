@@ -35,21 +35,6 @@ class ByteArrayBatch {
   const int32_t* offsets() const { return offsets_.data_as<int32_t>(); }
   const uint8_t* data() const { return data_.data(); }
   size_t data_size() const { return data_.size(); }
-  // What gathers from a dictionary of these values need of their lengths:
-  // O(size()), for callers to compute once per dictionary.
-  struct Lengths {
-    size_t longest = 0;
-    bool uniform = false;  // every value is `longest` bytes (codes, flags)
-  };
-  Lengths lengths() const {
-    const int32_t* o = offsets();
-    int32_t most = 0, least = INT32_MAX;
-    for (size_t i = 0; i < size(); ++i) {
-      most = std::max(most, o[i + 1] - o[i]);
-      least = std::min(least, o[i + 1] - o[i]);
-    }
-    return {static_cast<size_t>(most), size() > 0 && least == most};
-  }
   std::string_view value(size_t i) const {
     const int32_t* o = offsets();
     return {reinterpret_cast<const char*>(data_.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};

@@ -16,6 +16,37 @@
 
 namespace parq::encoding {
 
+// A BYTE_ARRAY dictionary as DictionaryDecoder gathers from it, built once
+// per dictionary page: the entries, the longest one's length, whether all
+// have that length (codes, flags), and for entries of up to 32 bytes in a
+// dictionary that stays in cache, a copy of each in a zero-padded slot of 8,
+// 16 or 32 bytes with its length beside it. Appending a value from its slot
+// is one load and one store of the slot and one load of the length; from the
+// entries themselves it took two offset loads on the way to the copy.
+class ByteArrayDictionaryTable {
+ public:
+  ByteArrayDictionaryTable() = default;
+  explicit ByteArrayDictionaryTable(ByteArrayBatch entries);
+
+  const ByteArrayBatch& entries() const { return entries_; }
+  size_t size() const { return entries_.size(); }
+  size_t longest() const { return longest_; }
+  bool uniform() const { return uniform_; }
+  // The slots (slot_bytes() apart) and the entries' lengths; slot_bytes()
+  // is 0 where there are none.
+  size_t slot_bytes() const { return slot_bytes_; }
+  const uint8_t* slots() const { return slots_.data(); }
+  const uint32_t* slot_lengths() const { return slot_lengths_.data_as<uint32_t>(); }
+
+ private:
+  ByteArrayBatch entries_;
+  size_t longest_ = 0;
+  bool uniform_ = false;
+  size_t slot_bytes_ = 0;
+  Buffer slots_;
+  Buffer slot_lengths_;
+};
+
 class DictionaryDecoder {
  public:
   DictionaryDecoder() = default;
@@ -34,11 +65,8 @@ class DictionaryDecoder {
   // FIXED_LEN_BYTE_ARRAY: entries of `width` bytes, contiguous, in and out.
   size_t decode(const uint8_t* dictionary, size_t dictionary_size, size_t width, uint8_t* out, size_t n);
   // BYTE_ARRAY: appends to `out`, stopping before a value that would not
-  // fit() (the caller starts a new batch and calls again). `lengths` is
-  // dictionary.lengths(), computed once per dictionary: entries of up to 32
-  // bytes are copied as whole vectors, entries all of one length without
-  // reading their offsets.
-  size_t decode(const ByteArrayBatch& dictionary, ByteArrayBatch::Lengths lengths, ByteArrayBatch& out, size_t n);
+  // fit() (the caller starts a new batch and calls again).
+  size_t decode(const ByteArrayDictionaryTable& dictionary, ByteArrayBatch& out, size_t n);
   // The indices alone, checked against dictionary_size.
   size_t decode_indices(uint32_t* out, size_t n, size_t dictionary_size);
 
