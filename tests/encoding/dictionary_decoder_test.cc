@@ -129,48 +129,6 @@ TEST(DictionaryDecoder, ByteArraysAndSkip) {
   }
 }
 
-// Entries all of one length (codes, flags) take a path of their own:
-// offsets step by the width and single bytes are gathered one by one.
-// Every width it takes, its edge, and the output appended to a batch that
-// already holds values (offsets and bytes continue from them).
-TEST(DictionaryDecoder, EntriesOfOneLength) {
-  for (size_t width : {1, 2, 3, 7, 8, 15, 16, 17}) {
-    std::mt19937 rng(static_cast<uint32_t>(11 + width));
-    ByteArrayBatch dict;
-    for (int i = 0; i < 40; ++i) {
-      std::string entry(width, 'x');
-      for (char& c : entry) c = static_cast<char>('a' + rng() % 26);
-      dict.append(entry);
-    }
-    const ByteArrayDictionaryTable table(dict);
-    EXPECT_TRUE(table.uniform()) << width;
-    EXPECT_EQ(table.longest(), width);
-    auto idx = random_indices(3000, 40, rng);
-    for (size_t i = 500; i < 900; ++i) idx[i] = idx[500];  // a run
-    auto page = page_of(idx, 6);
-    DictionaryDecoder dec(page.data(), page.size());
-    ByteArrayBatch out;
-    out.append("already here");
-    size_t at = 0;
-    while (at < idx.size()) {
-      // At most what is left: the stream's last bit-packed group pads.
-      const size_t got = dec.decode(table, out, std::min<size_t>(idx.size() - at, 1 + rng() % 300));
-      ASSERT_GT(got, 0u);
-      at += got;
-    }
-    ASSERT_EQ(out.size(), idx.size() + 1) << width;
-    EXPECT_EQ(out.value(0), "already here");
-    for (size_t i = 0; i < idx.size(); ++i) ASSERT_EQ(out.value(i + 1), dict.value(idx[i])) << width << " " << i;
-  }
-  ByteArrayBatch mixed;
-  mixed.append("ab");
-  mixed.append("c");
-  const ByteArrayDictionaryTable mixed_table(mixed);
-  EXPECT_FALSE(mixed_table.uniform());
-  EXPECT_EQ(mixed_table.longest(), 2u);
-  EXPECT_FALSE(ByteArrayDictionaryTable(ByteArrayBatch()).uniform());
-}
-
 // Every path of the byte-array gathers at every SIMD level: slots of 8, 16
 // and 32 bytes (entries of mixed lengths up to each), entries past 32
 // bytes, a dictionary too large for slots, entries all of one length (flags
@@ -184,7 +142,7 @@ TEST(DictionaryDecoder, ByteArrayGathersEveryPath) {
   const Shape shapes[] = {{3, 1, 7, 8},    {7, 0, 8, 8},    {50, 9, 16, 16},  {50, 1, 16, 16}, {40, 17, 32, 32},
                           {30, 5, 32, 32}, {20, 30, 40, 0}, {40000, 1, 8, 0}, {3, 1, 1, 0},    {64, 1, 1, 0},
                           {65, 1, 1, 0},   {200, 1, 1, 0},  {30, 2, 2, 0},    {30, 7, 7, 0},   {30, 8, 8, 0},
-                          {30, 16, 16, 0}, {30, 17, 17, 0}};
+                          {30, 16, 16, 0}, {30, 17, 17, 0}, {30, 3, 3, 0},    {30, 15, 15, 0}};
   for (const Shape& shape : shapes) {
     std::mt19937 rng(static_cast<uint32_t>(shape.entries * 100 + shape.longest));
     ByteArrayBatch dict;
@@ -231,6 +189,13 @@ TEST(DictionaryDecoder, ByteArrayGathersEveryPath) {
       for (size_t i = 0; i < got; ++i) ASSERT_EQ(full.value(i), dict.value(idx[i])) << name << " value " << i;
     }
   }
+  ByteArrayBatch mixed;
+  mixed.append("ab");
+  mixed.append("c");
+  const ByteArrayDictionaryTable mixed_table(mixed);
+  EXPECT_FALSE(mixed_table.uniform());
+  EXPECT_EQ(mixed_table.longest(), 2u);
+  EXPECT_FALSE(ByteArrayDictionaryTable(ByteArrayBatch()).uniform());
 }
 
 TEST(DictionaryDecoder, IndicesOutOfRange) {
