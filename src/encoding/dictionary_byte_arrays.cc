@@ -69,24 +69,9 @@ struct AppendTarget {
   int32_t* offsets;
 };
 
-struct Copy8 {
-  static constexpr size_t kBytes = 8;
-  static void copy(uint8_t* dst, const uint8_t* src) {
-    uint64_t v;
-    std::memcpy(&v, src, 8);
-    std::memcpy(dst, &v, 8);
-  }
-};
-
-struct Copy16 {
-  static constexpr size_t kBytes = 16;
-  static void copy(uint8_t* dst, const uint8_t* src) { bytes::copy16(dst, src); }
-};
-
-struct Copy32 {
-  static constexpr size_t kBytes = 32;
-  static void copy(uint8_t* dst, const uint8_t* src) { bytes::copy32(dst, src); }
-};
+using Copy8 = bytes::WholeCopy<8>;
+using Copy16 = bytes::WholeCopy<16>;
+using Copy32 = bytes::WholeCopy<32>;
 
 // One load and one store of 32 bytes, where AVX2 has them (the loop that
 // uses it is compiled for AVX2).

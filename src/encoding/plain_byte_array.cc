@@ -46,10 +46,7 @@ constexpr size_t kMaxBatchBytes = static_cast<size_t>(kMaxByteArrayBatchBytes);
 // instead of leaving the loop for each longer one (lineitem comments of 10
 // to 43 bytes: 258 -> 380-420 M values/s; a 64-byte move for short values
 // alone would cost them 5-10%).
-struct Copy32 {
-  static constexpr size_t kBytes = 32;
-  static void copy(uint8_t* dst, const uint8_t* src) { copy32(dst, src); }
-};
+using Copy32 = bytes::WholeCopy<32>;
 
 struct Copy64 {
   static constexpr size_t kBytes = 64;

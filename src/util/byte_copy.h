@@ -1,8 +1,8 @@
 // Unaligned little-endian loads and short copies, for the byte-array codecs
 // (PLAIN, DELTA_BYTE_ARRAY, dictionary strings) and the SNAPPY decoder:
 // values and elements are mostly a few dozen bytes, where memcpy's size
-// dispatch costs more than the copy itself, so these copy in whole 16/32-byte
-// vectors and let the caller guarantee room for the overshoot (Buffer padding
+// dispatch costs more than the copy itself, so these copy in whole 8/16/32
+// bytes and let the caller guarantee room for the overshoot (Buffer padding
 // or a decoder's slack on the output side, a bound on the input side).
 //
 // Private to the library (src/).
@@ -34,6 +34,11 @@ inline uint64_t load_u64(const uint8_t* p) {
   return v;
 }
 
+inline void copy8(uint8_t* dst, const uint8_t* src) {
+  const uint64_t v = load_u64(src);
+  std::memcpy(dst, &v, 8);
+}
+
 inline void copy16(uint8_t* dst, const uint8_t* src) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
 }
@@ -53,6 +58,23 @@ inline void copy32(uint8_t* dst, const uint8_t* src) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), a);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 16), b);
 }
+
+// copy8, copy16 or copy32 as a type, for loops made for one copy size
+// (Bytes: how far each copy reaches).
+template <size_t kN>
+struct WholeCopy {
+  static constexpr size_t kBytes = kN;
+  static void copy(uint8_t* dst, const uint8_t* src) {
+    if constexpr (kN == 8) {
+      copy8(dst, src);
+    } else if constexpr (kN == 16) {
+      copy16(dst, src);
+    } else {
+      static_assert(kN == 32, "copies of 8, 16 or 32 bytes");
+      copy32(dst, src);
+    }
+  }
+};
 
 // Copies len bytes from an input that ends at src_end, in 16-byte steps
 // when 16 bytes past the value are still input, else exactly; the output
