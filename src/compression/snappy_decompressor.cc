@@ -242,16 +242,36 @@ struct WindowCopies {
   }
 
   // A source more than 64 bytes back is whole in memory before the copy.
+  // From nearer, the window after the copy is one permute of the window
+  // before it: lane i takes byte i + len, or, for the copy's own bytes
+  // (i + len >= 64), the byte the copy read there. Those lanes come from
+  // the offset and the length alone, so the window's chain from one
+  // element to the next holds one permute per copy, not the copy's
+  // permute and then a second to shift its bytes in.
   [[PARQ_SNAPPY_AVX512]] void copy(uint8_t* op, size_t offset, size_t len) {
-    const __m512i bytes = offset <= 64 ? _mm512_maskz_permutexvar_epi8(
-                                             ~__mmask64{0}, _mm512_load_si512(kWindowCopy[offset].data()), window)
-                                       : _mm512_loadu_si512(op - offset);
+    if (offset <= 64) {
+      const __m512i source = _mm512_load_si512(kWindowCopy[offset].data());
+      const __m512i bytes = _mm512_maskz_permutexvar_epi8(~__mmask64{0}, source, window);
+      store(op, bytes, len);
+      const __m512i after = _mm512_add_epi8(_mm512_load_si512(kIota.data()), _mm512_set1_epi8(static_cast<char>(len)));
+      const __mmask64 copied = ~uint64_t{0} << (64 - len);
+      const __m512i lanes = _mm512_mask_permutexvar_epi8(after, copied, after, source);
+      window = _mm512_maskz_permutexvar_epi8(~__mmask64{0}, lanes, window);
+      return;
+    }
+    const __m512i bytes = _mm512_loadu_si512(op - offset);
+    store(op, bytes, len);
+    shift_in(bytes, len);
+  }
+
+  // A short copy as one plain 16-byte store (a masked store of the
+  // vector's first 16 bytes was slower).
+  [[PARQ_SNAPPY_AVX512]] static void store(uint8_t* op, __m512i bytes, size_t len) {
     if (len <= 16) {
-      _mm512_mask_storeu_epi8(op, 0xFFFF, bytes);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(op), _mm512_castsi512_si128(bytes));
     } else {
       _mm512_storeu_si512(op, bytes);
     }
-    shift_in(bytes, len);
   }
 };
 
