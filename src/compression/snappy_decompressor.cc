@@ -351,10 +351,15 @@ struct Window16Copies {
 
   [[PARQ_SNAPPY_AVX2]] void copy(uint8_t* op, size_t offset, size_t len) {
     if (offset <= 16) {
-      const __m128i pattern = _mm_shuffle_epi8(window, lanes(kWindow16Copy[offset]));
+      const __m128i source = lanes(kWindow16Copy[offset]);
+      const __m128i pattern = _mm_shuffle_epi8(window, source);
       if (len <= 16) {
         _mm_storeu_si128(reinterpret_cast<__m128i*>(op), pattern);
-        shift_in(pattern, len);
+        // One shuffle of the window, as in WindowCopies::copy: lanes that
+        // stay (kKeepAfterShift's, their 0x80 cleared) and, above them,
+        // the copy's source lanes.
+        const __m128i kept = _mm_and_si128(lanes(kKeepAfterShift[len]), _mm_set1_epi8(0x0F));
+        window = _mm_shuffle_epi8(window, _mm_or_si128(kept, _mm_shuffle_epi8(source, lanes(kShiftedIn[len]))));
         return;
       }
       if (offset < 16) {
