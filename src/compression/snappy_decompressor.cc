@@ -175,11 +175,12 @@ struct VectorCopies {
 };
 
 // With AVX-512 VBMI the fast loop keeps the output's last 64 bytes in a
-// register: a copy of up to 64 bytes back is one byte permute of it, and
-// every element shifts its bytes in. Reading those bytes from memory instead
-// would load across the stores of the last few elements, which the CPU
-// cannot forward (the load waits for the stores to retire): with the short
-// elements of integer pages, that wait was most of the time.
+// register: a copy of up to 64 bytes back is one byte permute of it, which
+// another permute moves on by the copy (a literal shifts its bytes in).
+// Reading those bytes from memory instead would load across the stores of
+// the last few elements, which the CPU cannot forward (the load waits for
+// the stores to retire): with the short elements of integer pages, that
+// wait was most of the time.
 alignas(64) constexpr std::array<uint8_t, 64> kIota = [] {
   std::array<uint8_t, 64> iota{};
   for (int i = 0; i < 64; ++i) iota[i] = static_cast<uint8_t>(i);
@@ -277,8 +278,9 @@ struct WindowCopies {
 
 // Without AVX-512, the window is the output's last 16 bytes in an xmm
 // register, for the same reason: a copy of up to 16 bytes back is one byte
-// shuffle of it, and an element's bytes are shifted in by two more. Longer
-// elements reload it from memory, once per at least 17 bytes.
+// shuffle of it and a second shuffle moves the window on (a literal's
+// bytes are shifted in by two more). Longer elements reload it from
+// memory, once per at least 17 bytes.
 //
 // Shuffle lanes that shift the window by `len` bytes (0..16): its own
 // bytes move down (kKeepAfterShift), the first `len` of an incoming vector
