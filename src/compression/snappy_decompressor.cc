@@ -18,6 +18,12 @@
 #include "parq/util/cpu.h"
 #include "util/byte_copy.h"
 
+// GCC 12 flags the deliberately undefined operand inside its own AVX-512
+// extract, which a zmm register's low 16 bytes are taken with.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 namespace parq::compression {
 namespace {
 
@@ -214,10 +220,15 @@ struct WindowCopies {
 
   __m512i window;
 
+  // Lane i + len: where each lane of the window comes from once `len`
+  // more bytes are output (64 and up: the incoming bytes).
+  [[PARQ_SNAPPY_AVX512]] static __m512i lanes_after(size_t len) {
+    return _mm512_add_epi8(_mm512_load_si512(kIota.data()), _mm512_set1_epi8(static_cast<char>(len)));
+  }
+
   // The window after `len` more output bytes, the first `len` of `incoming`.
   [[PARQ_SNAPPY_AVX512]] void shift_in(__m512i incoming, size_t len) {
-    const __m512i index = _mm512_add_epi8(_mm512_load_si512(kIota.data()), _mm512_set1_epi8(static_cast<char>(len)));
-    window = _mm512_permutex2var_epi8(window, index, incoming);
+    window = _mm512_permutex2var_epi8(window, lanes_after(len), incoming);
   }
 
   [[PARQ_SNAPPY_AVX512]] void literal(uint8_t* op, const uint8_t* ip, size_t len) {
@@ -254,7 +265,7 @@ struct WindowCopies {
       const __m512i source = _mm512_load_si512(kWindowCopy[offset].data());
       const __m512i bytes = _mm512_maskz_permutexvar_epi8(~__mmask64{0}, source, window);
       store(op, bytes, len);
-      const __m512i after = _mm512_add_epi8(_mm512_load_si512(kIota.data()), _mm512_set1_epi8(static_cast<char>(len)));
+      const __m512i after = lanes_after(len);
       const __mmask64 copied = ~uint64_t{0} << (64 - len);
       const __m512i lanes = _mm512_mask_permutexvar_epi8(after, copied, after, source);
       window = _mm512_maskz_permutexvar_epi8(~__mmask64{0}, lanes, window);

@@ -233,7 +233,8 @@ size_t append_entries(const ByteArrayDictionaryTable& dictionary, const uint32_t
   if (!fast || !out.fits(take * longest)) return append_any(dictionary, idx, index, take, out);
   Buffer& data = out.data_buffer();
   data.reserve_more(take * longest);
-  AppendTarget t{data.data(), data.size(), reinterpret_cast<int32_t*>(out.offsets_buffer().extend(take * 4))};
+  AppendTarget t{data.data(), data.size(),
+                 reinterpret_cast<int32_t*>(out.offsets_buffer().extend(take * sizeof(int32_t)))};
   if (dictionary.uniform()) {
     append_uniform(dictionary, idx, index, take, t);
   } else if (dictionary.slot_bytes() == 8) {

@@ -230,6 +230,18 @@ TEST(DictionaryDecoder, IndicesOutOfRange) {
                 HasSubstr("dictionary index 5 out of range for a dictionary of 3 entries"))
         << to_string(level);
   }
+  // A bad index anywhere in a block is found by the block's maximum: in a
+  // first block of 512 and in a second of 21 (its first 16 and the rest
+  // take different steps of the vector loops), at every level.
+  std::mt19937 rng(5);
+  for (SimdLevel level : testing::each_simd_level()) {
+    for (size_t at : {0, 31, 40, 511, 512, 527, 528, 532}) {
+      auto idx = random_indices(533, 100, rng);
+      idx[at] = 200;
+      EXPECT_THAT(error_of(idx, 8, 100), HasSubstr("dictionary index 200 out of range"))
+          << to_string(level) << " at " << at;
+    }
+  }
 }
 
 TEST(DictionaryDecoder, MalformedPages) {
