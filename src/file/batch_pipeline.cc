@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <tuple>
 
 #include "../fetch/chunk_fetch.h"
 #include "parq/encoding/byte_array_batch.h"
@@ -22,6 +23,10 @@ namespace parq {
 namespace {
 
 constexpr int64_t kAheadBytesPerThread = int64_t{64} << 20;
+// A run of lanes gathers batches smaller than this many rows (the default
+// batch size), up to kMaxRunLanes of them.
+constexpr int64_t kRunRows = int64_t{64} << 10;
+constexpr int64_t kMaxRunLanes = 64;
 
 enum class Lane : uint8_t { kPending, kRunning, kDone };
 
@@ -82,10 +87,22 @@ struct BatchPipeline::Group {
   size_t range = 0;      // batch making: the range it is in
   int64_t next_row = 0;  // and the next row
   bool made_all = false;
+  // Its batches not handed out, in order, and the sequence number (in the
+  // group) of the first; per slot, that of the first whose lane is not
+  // done: the only lane of the slot that may be read next.
+  std::deque<Batch*> batches;
+  int64_t first_seq = 0;
+  std::vector<int64_t> ready;
+  Batch* batch_at(int64_t seq) const {
+    return seq < first_seq + static_cast<int64_t>(batches.size()) ? batches[static_cast<size_t>(seq - first_seq)]
+                                                                  : nullptr;
+  }
 };
 
 struct BatchPipeline::Batch {
   Group* group = nullptr;
+  int64_t seq = 0;      // in its group
+  uint64_t serial = 0;  // in the read: the window's order
   DecodedBatch data;
   std::vector<Lane> lanes;  // per slot
   size_t lanes_left = 0;
@@ -116,6 +133,9 @@ BatchPipeline::BatchPipeline(PipelineConfig config, BatchJudge* judge) : config_
     // the threads; with more, a pair's second lane may come from a later
     // batch (see pick).
     if (config_.leaves.size() < 2) max_pair_ = 1;
+    const int64_t rows = std::max<int64_t>(1, config_.batch_rows);
+    max_run_ = static_cast<size_t>(std::clamp<int64_t>((kRunRows + rows - 1) / rows, 1, kMaxRunLanes));
+    max_window_ *= max_run_;
   }
 }
 
@@ -172,6 +192,7 @@ void BatchPipeline::make_batches() {
       fresh->row.assign(slots, 0);
       fresh->counted.resize(slots);
       fresh->reader_bytes.assign(slots, 0);
+      fresh->ready.assign(slots, 0);
       groups_.push_back(std::move(fresh));
       ++next_group_;
       return;  // its open task comes first
@@ -193,6 +214,8 @@ void BatchPipeline::make_batches() {
     }
     auto b = std::make_unique<Batch>();
     b->group = g;
+    b->seq = g->first_seq + static_cast<int64_t>(g->batches.size());
+    b->serial = next_serial_++;
     b->data.group = g->plan;
     b->data.first = std::max(g->next_row, ranges[g->range].begin);
     b->data.rows = std::min(g->batch_rows, ranges[g->range].end - b->data.first);
@@ -208,6 +231,7 @@ void BatchPipeline::make_batches() {
     }
     g->next_row = b->data.first + b->data.rows;
     ++g->live;
+    g->batches.push_back(b.get());
     window_.push_back(std::move(b));
   }
 }
@@ -228,37 +252,46 @@ void BatchPipeline::close_front_groups() {
   }
 }
 
-// A lane may be read once the verdicts before its stage are done, and the
-// same leaf's lanes of the row group's earlier batches are read (a slot's
-// stage may differ from batch to batch).
-bool BatchPipeline::lane_ready(const Batch& b, size_t slot) const {
+// A lane may be read once the verdicts before its stage are done (a
+// slot's stage may differ from batch to batch), and the same leaf's lanes
+// of the row group's earlier batches are read (Group::ready).
+bool BatchPipeline::stage_ready(const Batch& b, size_t slot) const {
   const uint8_t stage = b.data.stage[slot];
-  if ((stage == BatchJudge::kAfterVerdict ? b.stages : stage) > b.judged) return false;
-  for (const auto& other : window_) {
-    if (other.get() == &b) break;
-    if (other->group == b.group && other->lanes[slot] != Lane::kDone) return false;
+  return (stage == BatchJudge::kAfterVerdict ? b.stages : stage) <= b.judged;
+}
+
+void BatchPipeline::advance_ready(Group& g, size_t slot) {
+  while (const Batch* b = g.batch_at(g.ready[slot])) {
+    if (b->lanes[slot] != Lane::kDone) break;
+    ++g.ready[slot];
   }
-  return true;
 }
 
 // The next verdict of a batch may run once its stage's lanes are read;
-// an ordered final verdict also waits for those of the batches before.
-bool BatchPipeline::judgement_ready(const Batch& b) const {
+// an ordered final verdict also waits for those of the batches before
+// (`earlier_judged`: they are all judged).
+bool BatchPipeline::judgement_ready(const Batch& b, bool earlier_judged) const {
   if (b.judging || b.judged >= b.stages) return false;
   for (size_t s = 0; s < b.lanes.size(); ++s)
     if (b.data.stage[s] == b.judged && b.lanes[s] != Lane::kDone) return false;
-  if (b.judged + 1 == b.stages && judge_->ordered())
-    for (const auto& other : window_) {
-      if (other.get() == &b) break;
-      if (other->judged < other->stages) return false;
-    }
-  return true;
+  return b.judged + 1 < b.stages || earlier_judged || !judge_->ordered();
+}
+
+void BatchPipeline::take_run(Task& t, const Candidate& c) {
+  const Group& g = *c.batch->group;
+  for (size_t k = 0; k < max_run_; ++k) {
+    Batch* b = g.batch_at(c.batch->seq + static_cast<int64_t>(k));
+    if (b == nullptr || b->lanes[c.slot] != Lane::kPending || !stage_ready(*b, c.slot)) break;
+    b->lanes[c.slot] = Lane::kRunning;
+    t.lanes.push_back({b, c.slot, k == 0});
+  }
+  ++t.runs;
 }
 
 // The most urgent runnable task: a row group to open, then the earliest
-// batch's verdict or lanes (two lanes at a time, whose pages decompress
-// together: the second may come from a later batch, even of another row
-// group, when the first batch has no other lane ready).
+// batch's verdict or lanes (runs of them, two at a time, whose first pages
+// decompress together: the second may come from a later batch, even of
+// another row group, when the first batch has no other lane ready).
 BatchPipeline::Task BatchPipeline::pick() {
   Task t;
   if (restart_) return t;  // wait for the running tasks, then restart
@@ -271,41 +304,66 @@ BatchPipeline::Task BatchPipeline::pick() {
       ++running_;
       return t;
     }
-  for (auto& bp : window_) {
-    Batch& b = *bp;
-    Group& g = *b.group;
-    if (judgement_ready(b)) {
-      if (t.count > 0) break;  // the lane found goes first
-      b.judging = true;
-      ++running_;
-      t.kind = Task::Kind::kVerdict;
-      t.batch = &b;
-      return t;
-    }
-    for (size_t k = 0; k < b.lanes.size() && t.count < max_pair_; ++k) {
-      const size_t s = slot_order_[k];
-      if (b.lanes[s] != Lane::kPending || !lane_ready(b, s)) continue;
-      if (!config_.early[s]) {
-        if (g.late != Group::Late::kReady) {
-          if (g.late == Group::Late::kWaiting && t.count == 0) {
-            g.late = Group::Late::kFetching;
-            ++running_;
-            t.kind = Task::Kind::kFetchLate;
-            t.group = &g;
-            return t;
-          }
-          continue;
-        }
+  Batch* verdict = nullptr;   // the earliest batch whose verdict may run
+  size_t verdict_at = 0;      // in the window
+  bool judged_before = true;  // every batch before it is judged
+  if (judge_) {
+    for (; verdict_at < window_.size(); ++verdict_at) {
+      Batch& b = *window_[verdict_at];
+      if (judgement_ready(b, judged_before)) {
+        verdict = &b;
+        break;
       }
-      b.lanes[s] = Lane::kRunning;
-      t.batches[t.count] = &b;
-      t.slots[t.count++] = s;
+      judged_before = judged_before && b.judged >= b.stages;
     }
-    if (t.count == max_pair_) break;
   }
-  if (t.count > 0) {
+  // Each slot of a row group has one lane that may be next; those of
+  // batches before the verdict's, in window order and by cost within a batch.
+  candidates_.clear();
+  for (auto& g : groups_)
+    for (size_t k = 0; k < config_.leaves.size(); ++k) {
+      const size_t s = slot_order_[k];
+      Batch* b = g->batch_at(g->ready[s]);
+      if (b == nullptr || b->lanes[s] != Lane::kPending || !stage_ready(*b, s)) continue;
+      if (verdict != nullptr && b->serial >= verdict->serial) continue;
+      candidates_.push_back({b->serial, k, b, s});
+    }
+  std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& x, const Candidate& y) {
+    return std::tie(x.serial, x.rank) < std::tie(y.serial, y.rank);
+  });
+  for (const Candidate& c : candidates_) {
+    if (t.runs == max_pair_) break;
+    Group& g = *c.batch->group;
+    if (!config_.early[c.slot] && g.late != Group::Late::kReady) {
+      if (g.late == Group::Late::kWaiting && t.runs == 0) {
+        g.late = Group::Late::kFetching;
+        ++running_;
+        t.kind = Task::Kind::kFetchLate;
+        t.group = &g;
+        return t;
+      }
+      continue;
+    }
+    take_run(t, c);
+  }
+  if (t.runs > 0) {
     t.kind = Task::Kind::kRead;
     ++running_;
+    if (pool_) ++counters_.read_tasks;
+  } else if (verdict != nullptr) {
+    // With it, the verdicts of the batches after it that may run once it
+    // and those between have run: a batch's last verdict counts as judged.
+    t.verdicts.push_back(verdict);
+    bool all_last = verdict->judged + 1 == verdict->stages;
+    for (size_t k = verdict_at + 1; k < window_.size() && t.verdicts.size() < max_run_; ++k) {
+      Batch& b = *window_[k];
+      if (!judgement_ready(b, judged_before && all_last)) break;
+      t.verdicts.push_back(&b);
+      all_last = all_last && b.judged + 1 == b.stages;
+    }
+    for (Batch* b : t.verdicts) b->judging = true;
+    ++running_;
+    t.kind = Task::Kind::kVerdict;
   }
   return t;
 }
@@ -317,7 +375,7 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   const auto start = std::chrono::steady_clock::now();
   std::exception_ptr error;
   std::optional<Error> full;
-  size_t lanes_done = 0;
+  size_t done = 0;  // lanes read, or verdicts run
   try {
     switch (task.kind) {
       case Task::Kind::kOpen:
@@ -327,10 +385,13 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
         open(*task.group, true);
         break;
       case Task::Kind::kRead:
-        read(task, lanes_done);
+        read(task, done);
         break;
       case Task::Kind::kVerdict:
-        judge(*task.batch);
+        for (Batch* b : task.verdicts) {
+          ++done;
+          if (!judge(*b)) break;
+        }
         break;
       case Task::Kind::kNone:
         break;
@@ -345,8 +406,8 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
   if (full) {
     // The lanes read before the full one are done (they come earlier in
     // the file, so the restart keeps them); the rest go with the restart.
-    for (size_t k = 0; k < lanes_done; ++k) finish_lane(*task.batches[k], task.slots[k]);
-    Batch* failed = task.batches[lanes_done];
+    for (size_t k = 0; k < done; ++k) finish_lane(*task.lanes[k].batch, task.lanes[k].slot);
+    Batch* failed = task.lanes[done].batch;
     // The earliest row group asking wins: a restart drops what follows it.
     if (!restart_ || failed->group->plan_index < restart_->plan_index) {
       restart_ = failed->group;
@@ -357,7 +418,7 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
     if (!error_) error_ = error;
   } else {
     if (task.kind == Task::Kind::kRead && pool_) note_lane_time(task, start);
-    finish(task);
+    finish(task, done);
   }
   if (restart_ && running_ == 0 && !error_) restart();
   changed_.notify_all();
@@ -366,10 +427,10 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
 
 // Under the lock: the task's lanes took their share of its time.
 void BatchPipeline::note_lane_time(const Task& task, std::chrono::steady_clock::time_point start) {
-  const double per_lane =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / static_cast<double>(task.count);
-  for (size_t k = 0; k < task.count; ++k)
-    slot_order_.note(task.slots[k], per_lane / static_cast<double>(std::max<int64_t>(1, task.batches[k]->data.rows)));
+  const double per_lane = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+                          static_cast<double>(task.lanes.size());
+  for (const LaneRef& lane : task.lanes)
+    slot_order_.note(lane.slot, per_lane / static_cast<double>(std::max<int64_t>(1, lane.batch->data.rows)));
   slot_order_.sort();
 }
 
@@ -441,6 +502,10 @@ void BatchPipeline::restart() {
     held_ -= (*it)->bytes;
     if ((*it)->group == g) --g->live;
   }
+  // Its batches before the first incomplete one are complete: every
+  // slot's next lane is the first batch made again.
+  g->batches.resize(static_cast<size_t>((*first)->seq - g->first_seq));
+  g->ready.assign(g->ready.size(), g->first_seq + static_cast<int64_t>(g->batches.size()));
   window_.erase(first, window_.end());
   while (groups_.back().get() != g) {
     held_ -= groups_.back()->owned;
@@ -633,32 +698,34 @@ void BatchPipeline::check_count(const Group& g, size_t slot, int64_t got, int64_
 // others, whole pages undecompressed). Rows the plan or the verdicts left out since the
 // reader's last batch are skipped first.
 void BatchPipeline::read(const Task& task, size_t& done) {
-  std::vector<PageDecompression> staged;
-  bool all_rows[2] = {true, true};
-  for (size_t k = 0; k < task.count; ++k) {
-    const size_t s = task.slots[k];
-    Group& g = *task.batches[k]->group;
-    const DecodedBatch& d = task.batches[k]->data;
-    LeafReader& reader = *g.readers[s];
-    if (const int64_t gap = d.first - g.row[s]; gap > 0) {
-      check_count(g, s, reader.skip_records(gap), gap);
-      g.row[s] += gap;
+  // Rows the plan or the verdicts left out since the reader's last lane.
+  auto skip_gap = [&](const LaneRef& lane) {
+    Group& g = *lane.batch->group;
+    if (const int64_t gap = lane.batch->data.first - g.row[lane.slot]; gap > 0) {
+      check_count(g, lane.slot, g.readers[lane.slot]->skip_records(gap), gap);
+      g.row[lane.slot] += gap;
     }
-    all_rows[k] = d.kept == d.rows;
+  };
+  std::vector<PageDecompression> staged;
+  for (const LaneRef& lane : task.lanes) {
+    if (!lane.run_start) continue;
+    skip_gap(lane);
+    const DecodedBatch& d = lane.batch->data;
     PageDecompression job;
-    if (all_rows[k] && reader.stage_page(job)) staged.push_back(job);
+    if (d.kept == d.rows && lane.batch->group->readers[lane.slot]->stage_page(job)) staged.push_back(job);
   }
   run_decompressions(staged);
-  for (size_t k = 0; k < task.count; ++k) {
-    const size_t s = task.slots[k];
-    Group& g = *task.batches[k]->group;
-    DecodedBatch& d = task.batches[k]->data;
+  for (const LaneRef& lane : task.lanes) {
+    const size_t s = lane.slot;
+    Group& g = *lane.batch->group;
+    DecodedBatch& d = lane.batch->data;
+    if (!lane.run_start) skip_gap(lane);
     LeafReader& reader = *g.readers[s];
     LeafBatch& out = d.leaves[s];
     out.clear();
     out.values.bytes.set_limit(static_cast<size_t>(batch_byte_limit()));
     const auto start = std::chrono::steady_clock::now();
-    if (all_rows[k]) {
+    if (d.kept == d.rows) {
       check_count(g, s, reader.read_records(d.rows, out), d.rows);
     } else {
       check_count(g, s, reader.read_selected(d.rows, d.keep.data(), out), d.rows);
@@ -672,16 +739,18 @@ void BatchPipeline::read(const Task& task, size_t& done) {
   }
 }
 
-// Runs the batch's next verdict.
-void BatchPipeline::judge(Batch& b) {
+bool BatchPipeline::judge(Batch& b) {
   const bool more = judge_->judge(b.data, b.judged, b.stages);
   if (b.judged + 1 == b.stages) b.final_judged = true;
-  std::lock_guard lock(mutex_);
-  if (!more) stopped_ = true;
+  if (!more) {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+  }
+  return more;
 }
 
 // Under the lock, after a task: marks what it did.
-void BatchPipeline::finish(const Task& task) {
+void BatchPipeline::finish(const Task& task, size_t done) {
   switch (task.kind) {
     case Task::Kind::kOpen:
       task.group->state = Group::State::kOpen;
@@ -691,32 +760,38 @@ void BatchPipeline::finish(const Task& task) {
       task.group->late = Group::Late::kReady;
       break;
     case Task::Kind::kRead:
-      for (size_t k = 0; k < task.count; ++k) finish_lane(*task.batches[k], task.slots[k]);
+      for (const LaneRef& lane : task.lanes) finish_lane(*lane.batch, lane.slot);
       break;
-    case Task::Kind::kVerdict: {
-      Batch& b = *task.batch;
-      b.judging = false;
-      ++b.judged;
-      if (b.data.kept == 0) {
-        // Nothing left to read; the later verdicts have nothing to judge.
-        for (size_t s = 0; s < b.lanes.size(); ++s)
-          if (b.lanes[s] == Lane::kPending) {
-            b.lanes[s] = Lane::kDone;
-            --b.lanes_left;
-          }
-        b.judged = b.stages;
+    case Task::Kind::kVerdict:
+      for (size_t k = 0; k < task.verdicts.size(); ++k) {
+        task.verdicts[k]->judging = false;
+        if (k < done) finish_verdict(*task.verdicts[k]);
       }
-      // The slots read so far may have been compacted.
-      int64_t bytes = 0;
-      for (size_t s = 0; s < b.lanes.size(); ++s)
-        if (b.lanes[s] == Lane::kDone) bytes += held_bytes(b.data.leaves[s]);
-      held_ += bytes - b.bytes;
-      b.bytes = bytes;
       break;
-    }
     case Task::Kind::kNone:
       break;
   }
+}
+
+// Under the lock, after a verdict of the batch: marks it done.
+void BatchPipeline::finish_verdict(Batch& b) {
+  ++b.judged;
+  if (b.data.kept == 0) {
+    // Nothing left to read; the later verdicts have nothing to judge.
+    for (size_t s = 0; s < b.lanes.size(); ++s)
+      if (b.lanes[s] == Lane::kPending) {
+        b.lanes[s] = Lane::kDone;
+        --b.lanes_left;
+        advance_ready(*b.group, s);
+      }
+    b.judged = b.stages;
+  }
+  // The slots read so far may have been compacted.
+  int64_t bytes = 0;
+  for (size_t s = 0; s < b.lanes.size(); ++s)
+    if (b.lanes[s] == Lane::kDone) bytes += held_bytes(b.data.leaves[s]);
+  held_ += bytes - b.bytes;
+  b.bytes = bytes;
 }
 
 // Under the lock, after a lane is read: marks it done and counts what its
@@ -725,6 +800,7 @@ void BatchPipeline::finish_lane(Batch& b, size_t s) {
   Group& g = *b.group;
   b.lanes[s] = Lane::kDone;
   --b.lanes_left;
+  advance_ready(g, s);
   const LeafReadCounters& now = g.readers[s]->counters();
   LeafReadCounters& seen = g.counted[s];
   LeafReadCounters& total = counters_.leaves;
@@ -780,7 +856,10 @@ bool BatchPipeline::next(DecodedBatch& out) {
       batch_estimate_ = std::max(batch_estimate_, b.bytes);
       held_ -= b.bytes;
       out = std::move(b.data);
-      --b.group->live;
+      Group& g = *b.group;
+      --g.live;
+      g.batches.pop_front();
+      ++g.first_seq;
       window_.pop_front();
       close_front_groups();
       wake();

@@ -4,8 +4,11 @@
 //
 // Work is split by column chunk and batch, not by row group: a file with a
 // few large row groups keeps every thread busy, and no thread decodes a
-// whole row group ahead. How far ahead the tasks may run is a window of
-// batches, narrowed further by a memory limit. A row group's column chunks
+// whole row group ahead. Batches much smaller than the default are read a
+// run to a task (one column over consecutive batches of a row group, which
+// its reader reads one after another anyway), so that scheduling does not
+// outweigh the work. How far ahead the tasks may run is a window of
+// batches (as many more as a run holds), narrowed further by a memory limit. A row group's column chunks
 // are fetched when its first batch enters the window; with a filter, the
 // chunks of the columns that wait for its verdict are fetched only when a
 // batch of the row group keeps a row.
@@ -121,21 +124,36 @@ class BatchPipeline {
     int64_t header_pages_pruned = 0;
     int64_t header_rows_pruned = 0;
     int64_t batch_restarts = 0;  // row groups read again in smaller batches
+    int64_t read_tasks = 0;      // with threads
   };
   Counters counters() const;
 
  private:
   struct Group;
   struct Batch;
+  // One batch's column (slot) to read.
+  struct LaneRef {
+    Batch* batch = nullptr;
+    size_t slot = 0;
+    bool run_start = false;  // the first of its run: its page may be staged ahead
+  };
   struct Task {
     enum class Kind { kNone, kOpen, kFetchLate, kRead, kVerdict } kind = Kind::kNone;
     Group* group = nullptr;  // an open or fetch task's
-    Batch* batch = nullptr;  // a verdict's
-    // A read's lanes: slot and batch each (two lanes may come from batches
-    // of different row groups, whose chains are independent), in file order.
-    size_t slots[2] = {0, 0};
-    Batch* batches[2] = {nullptr, nullptr};
-    size_t count = 0;
+    // A verdict task's batches, consecutive in the window, judged in order.
+    std::vector<Batch*> verdicts;
+    // A read's lanes, read in this order: at most max_pair_ runs, each of
+    // one slot over consecutive batches of one row group (two runs may come
+    // from different row groups, whose chains are independent).
+    std::vector<LaneRef> lanes;
+    size_t runs = 0;
+  };
+  // A lane that may be read next, with its place in the pick order.
+  struct Candidate {
+    uint64_t serial = 0;  // its batch's
+    size_t rank = 0;      // its slot's in slot_order_
+    Batch* batch = nullptr;
+    size_t slot = 0;
   };
 
   void make_batches();
@@ -148,11 +166,18 @@ class BatchPipeline {
   std::vector<ChunkBytes> fetch_ahead(const Group& g, const std::vector<size_t>& slots, bool late);
   // Reads the task's lanes in order; `done` counts those read.
   void read(const Task& task, size_t& done);
-  void judge(Batch& b);
-  bool lane_ready(const Batch& b, size_t slot) const;
-  bool judgement_ready(const Batch& b) const;
-  void finish(const Task& task);
+  // Runs the batch's next verdict; false when the judge wants no more.
+  bool judge(Batch& b);
+  bool stage_ready(const Batch& b, size_t slot) const;
+  bool judgement_ready(const Batch& b, bool earlier_judged) const;
+  // Moves the slot's next lane on past the lanes done.
+  void advance_ready(Group& g, size_t slot);
+  // Adds to `t` the run of lanes from `c`, up to max_run_ of them.
+  void take_run(Task& t, const Candidate& c);
+  // `done`: of a verdict task, the verdicts run.
+  void finish(const Task& task, size_t done);
   void finish_lane(Batch& b, size_t slot);
+  void finish_verdict(Batch& b);
   void close_front_groups();
   void restart();
   void note_lane_time(const Task& task, std::chrono::steady_clock::time_point start);
@@ -185,7 +210,13 @@ class BatchPipeline {
   // needed than not.
   int64_t late_needed_ = 0, late_unneeded_ = 0;
   size_t max_window_ = 1;
-  size_t max_pair_ = 2;  // lanes per read task
+  size_t max_pair_ = 2;  // runs per read task
+  // Lanes per run: small batches are read several to a task, so that a
+  // task's work stays large beside what scheduling it costs; the window
+  // holds as many more batches.
+  size_t max_run_ = 1;
+  uint64_t next_serial_ = 0;           // of the next batch made
+  std::vector<Candidate> candidates_;  // pick()'s, kept for their capacity
   // Slots by their lanes' time per row lately: pick() hands out the
   // costliest ready lanes first, since each slot's lanes of a row group run
   // one after another and the longest such chain bounds the read.

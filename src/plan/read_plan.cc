@@ -67,7 +67,8 @@ ReadStats& ReadStats::operator+=(const ReadStats& o) {
                      &ReadStats::bytes_read,
                      &ReadStats::pages_decompressed,
                      &ReadStats::values_decoded,
-                     &ReadStats::batch_restarts})
+                     &ReadStats::batch_restarts,
+                     &ReadStats::read_tasks})
     this->*field += o.*field;
   return *this;
 }
@@ -91,7 +92,8 @@ std::string ReadStats::to_string() const {
          n(rows_decoded) + " decoded, " + n(rows_filtered) + " filtered out, " + n(rows_skipped_by_offset) +
          " skipped by the offset, " + n(rows_returned) + " returned\n";
   out += "io: " + n(bytes_read) + " bytes read, " + n(pages_decompressed) + " pages decompressed, " +
-         n(values_decoded) + " values decoded, " + n(batch_restarts) + " batches read again smaller\n";
+         n(values_decoded) + " values decoded, " + n(batch_restarts) + " batches read again smaller" +
+         (read_tasks > 0 ? ", " + n(read_tasks) + " read tasks" : "") + "\n";
   return out;
 }
 

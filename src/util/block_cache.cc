@@ -1,4 +1,4 @@
-// Large blocks kept for reuse; see block_cache.h.
+// Blocks of a page or more kept for reuse; see block_cache.h.
 #include "block_cache.h"
 
 #include <sys/mman.h>

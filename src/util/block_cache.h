@@ -1,4 +1,4 @@
-// Large blocks kept for reuse after the Buffer that held them lets go.
+// Blocks of a page or more kept for reuse after the Buffer that held them lets go.
 //
 // glibc's malloc gives blocks this large back to the kernel when they are
 // freed: past its mmap threshold by unmapping them, below it by trimming the
@@ -37,8 +37,11 @@ constexpr bool kKeepsBlocks = true;
 #endif
 
 // Blocks of at least this many bytes are sized by class and cached: low
-// enough that a batch's levels, offsets and indices are among them.
-constexpr size_t kMinCachedBlock = size_t{64} << 10;
+// enough that the levels, offsets and values of a batch of a thousand
+// rows are among them. Below it, glibc's aligned allocation splits and
+// merges chunks on every call, and a block freed by the caller's thread
+// goes back to the arena of the thread that decoded it, under its lock.
+constexpr size_t kMinCachedBlock = size_t{4} << 10;
 
 // The size of the block that serves `bytes` (a multiple of 64): below
 // kMinCachedBlock `bytes` itself, else its size class (steps of an eighth

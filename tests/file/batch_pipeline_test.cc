@@ -413,6 +413,41 @@ TEST(BatchPipeline, BatchesOverTheByteLimitAreReadAgainSmaller) {
   }
 }
 
+// Batches much smaller than the default are read a run of them to a task
+// (one column over consecutive batches of a row group), not a task a
+// batch and column; batches of the default size are not.
+TEST(BatchPipeline, SmallBatchesAreReadARunToATask) {
+  const std::vector<uint8_t> bytes = make_file(small_groups());
+  auto file = FileReader::open(io::memory_input(bytes));
+  const int64_t groups = static_cast<int64_t>(file->metadata().row_groups.size());
+  const int64_t leaves = static_cast<int64_t>(file->schema().num_columns());
+  ASSERT_EQ(leaves, 4);
+  ReadOptions options;
+  options.row_index_column = "row";
+  const std::string expected = rows_of(*file, options);
+  for (const char* where : {"", "n < 300", "n < 300 AND s LIKE 'value-1%'"}) {
+    ReadOptions o = options;
+    if (*where) o.filter = filter::parse_filter(where);
+    const std::string one_thread = rows_of(*file, o);
+    o.threads = 2;
+    o.batch_rows = 10;
+    ReadStats stats;
+    o.stats = &stats;
+    EXPECT_EQ(rows_of(*file, o), one_thread) << where;
+    // 900-row groups: 90 batches each, 50 in the last.
+    const int64_t lanes = ((groups - 1) * 90 + (kRows - (groups - 1) * 900) / 10) * leaves;
+    EXPECT_GT(stats.read_tasks, 0) << where;
+    EXPECT_LT(stats.read_tasks * 8, lanes) << where << ": " << stats.read_tasks << " tasks for " << lanes << " lanes";
+  }
+  ReadOptions o = options;
+  o.threads = 2;
+  ReadStats stats;
+  o.stats = &stats;
+  EXPECT_EQ(rows_of(*file, o), expected);
+  // One batch per row group: a task holds at most two lanes.
+  EXPECT_GE(stats.read_tasks * 2, groups * leaves);
+}
+
 TEST(BatchPipeline, AnErrorOnAnotherThreadReachesTheCaller) {
   std::vector<uint8_t> bytes = make_file(small_groups());
   {

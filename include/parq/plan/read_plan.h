@@ -77,6 +77,9 @@ struct ReadStats {
   // Batches whose byte-array data would pass the batch limit, read again
   // in smaller batches from their row group's first incomplete batch.
   int64_t batch_restarts = 0;
+  // Column reads run as tasks of the pipeline (a run of one column over
+  // consecutive batches of a row group each; 0 with one thread).
+  int64_t read_tasks = 0;
 
   // One line per stage, for `parq cat --explain`.
   std::string to_string() const;
