@@ -170,9 +170,10 @@ void BatchPipeline::make_batches() {
   // batches of wide rows are large, and a window of them would hold far
   // more than the threads need to stay busy.
   const int64_t limit = config_.memory_limit > 0 ? config_.memory_limit : kAheadBytesPerThread * config_.threads;
-  while (!done_making_ && !stopped_ && window_.size() < max_window_) {
+  while (!done_making_ && !stopped_) {
     Group* g = groups_.empty() || groups_.back()->made_all ? nullptr : groups_.back().get();
     if (g == nullptr) {
+      if (window_.size() >= max_window_) return;
       if (next_group_ >= plan.row_groups.size()) {
         done_making_ = true;
         return;
@@ -205,6 +206,11 @@ void BatchPipeline::make_batches() {
       close_front_groups();
       continue;
     }
+    // A full window still takes a row group's batches up to a whole run
+    // (max_run_ of them from its first): the lanes at its end would
+    // otherwise come one at a time as the caller takes batches, a run each.
+    const int64_t made = g->first_seq + static_cast<int64_t>(g->batches.size());
+    if (window_.size() >= max_window_ && made % static_cast<int64_t>(max_run_) == 0) return;
     // The memory budget stops batches, not the opening of the next row
     // group (above, by its own estimate): a group opens while the last
     // batch of the one before is read, not after it.
