@@ -249,7 +249,6 @@ FilterNode BoundFilter::bind_node(const Expression& e, bool negated, const Schem
 
 FilterNode BoundFilter::bind_variant_path(const Expression& e, bool negated, const Schema& schema) {
   using K = Expression::Kind;
-  using VK = VariantPredicate::Kind;
   const VariantFieldColumns field = *variant_field(schema, e.column());
   auto node_of = [](FilterNode::Kind kind, std::vector<FilterNode> children) {
     FilterNode n;
