@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <tuple>
 
 #include "../fetch/chunk_fetch.h"
@@ -83,20 +84,17 @@ struct BatchPipeline::Group {
   // Fetched bytes held (not views) and what the readers hold between
   // lanes (decompressed pages, dictionaries).
   int64_t owned = 0;
-  size_t live = 0;       // batches made, not handed out
   size_t range = 0;      // batch making: the range it is in
   int64_t next_row = 0;  // and the next row
   bool made_all = false;
-  // Its batches not handed out, in order, and the sequence number (in the
-  // group) of the first; per slot, that of the first whose lane is not
-  // done: the only lane of the slot that may be read next.
+  // Its batches made and not handed out, in order, and the sequence
+  // number (in the group) of the first; per slot, that of the first whose
+  // lane is not done: the only lane of the slot that may be read next.
   std::deque<Batch*> batches;
   int64_t first_seq = 0;
   std::vector<int64_t> ready;
-  Batch* batch_at(int64_t seq) const {
-    return seq < first_seq + static_cast<int64_t>(batches.size()) ? batches[static_cast<size_t>(seq - first_seq)]
-                                                                  : nullptr;
-  }
+  int64_t made() const { return first_seq + static_cast<int64_t>(batches.size()); }  // the next one's number
+  Batch* batch_at(int64_t seq) const { return seq < made() ? batches[static_cast<size_t>(seq - first_seq)] : nullptr; }
 };
 
 struct BatchPipeline::Batch {
@@ -209,8 +207,7 @@ void BatchPipeline::make_batches() {
     // A full window still takes a row group's batches up to a whole run
     // (max_run_ of them from its first): the lanes at its end would
     // otherwise come one at a time as the caller takes batches, a run each.
-    const int64_t made = g->first_seq + static_cast<int64_t>(g->batches.size());
-    if (window_.size() >= max_window_ && made % static_cast<int64_t>(max_run_) == 0) return;
+    if (window_.size() >= max_window_ && g->made() % static_cast<int64_t>(max_run_) == 0) return;
     // The memory budget stops batches, not the opening of the next row
     // group (above, by its own estimate): a group opens while the last
     // batch of the one before is read, not after it.
@@ -220,7 +217,7 @@ void BatchPipeline::make_batches() {
     }
     auto b = std::make_unique<Batch>();
     b->group = g;
-    b->seq = g->first_seq + static_cast<int64_t>(g->batches.size());
+    b->seq = g->made();
     b->serial = next_serial_++;
     b->data.group = g->plan;
     b->data.first = std::max(g->next_row, ranges[g->range].begin);
@@ -236,7 +233,6 @@ void BatchPipeline::make_batches() {
       b->stages = std::max(1, judge_->stage_slots(b->data.stage));
     }
     g->next_row = b->data.first + b->data.rows;
-    ++g->live;
     g->batches.push_back(b.get());
     window_.push_back(std::move(b));
   }
@@ -244,7 +240,7 @@ void BatchPipeline::make_batches() {
 
 // Row groups whose batches are all handed out, from the front.
 void BatchPipeline::close_front_groups() {
-  while (!groups_.empty() && groups_.front()->made_all && groups_.front()->live == 0) {
+  while (!groups_.empty() && groups_.front()->made_all && groups_.front()->batches.empty()) {
     const Group& g = *groups_.front();
     if (has_late_ && !resident_ && g.late == Group::Late::kWaiting) {
       // Its late slots were never needed: what was fetched ahead for them
@@ -332,10 +328,10 @@ BatchPipeline::Task BatchPipeline::pick() {
       Batch* b = g->batch_at(g->ready[s]);
       if (b == nullptr || b->lanes[s] != Lane::kPending || !stage_ready(*b, s)) continue;
       if (verdict != nullptr && b->serial >= verdict->serial) continue;
-      candidates_.push_back({b->serial, k, b, s});
+      candidates_.push_back({b, s, k});
     }
   std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& x, const Candidate& y) {
-    return std::tie(x.serial, x.rank) < std::tie(y.serial, y.rank);
+    return std::tie(x.batch->serial, x.rank) < std::tie(y.batch->serial, y.rank);
   });
   for (const Candidate& c : candidates_) {
     if (t.runs == max_pair_) break;
@@ -504,14 +500,11 @@ void BatchPipeline::restart() {
     if ((*it)->final_judged && judge_ && judge_->ordered())
       return fail(" (an offset or a limit has counted its rows; read smaller batches)");
   const int64_t resume = (*first)->data.first;
-  for (auto it = first; it != window_.end(); ++it) {
-    held_ -= (*it)->bytes;
-    if ((*it)->group == g) --g->live;
-  }
+  for (auto it = first; it != window_.end(); ++it) held_ -= (*it)->bytes;
   // Its batches before the first incomplete one are complete: every
   // slot's next lane is the first batch made again.
   g->batches.resize(static_cast<size_t>((*first)->seq - g->first_seq));
-  g->ready.assign(g->ready.size(), g->first_seq + static_cast<int64_t>(g->batches.size()));
+  g->ready.assign(g->ready.size(), g->made());
   window_.erase(first, window_.end());
   while (groups_.back().get() != g) {
     held_ -= groups_.back()->owned;
@@ -863,7 +856,10 @@ bool BatchPipeline::next(DecodedBatch& out) {
       held_ -= b.bytes;
       out = std::move(b.data);
       Group& g = *b.group;
-      --g.live;
+      // The window and the groups' lists must agree on the order of the
+      // batches (a restart cuts both); a slip would leave lanes unread.
+      if (g.batches.empty() || g.batches.front() != &b)
+        throw std::logic_error("batch pipeline: a batch handed out out of its row group's order");
       g.batches.pop_front();
       ++g.first_seq;
       window_.pop_front();

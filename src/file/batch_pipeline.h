@@ -8,10 +8,11 @@
 // run to a task (one column over consecutive batches of a row group, which
 // its reader reads one after another anyway), so that scheduling does not
 // outweigh the work. How far ahead the tasks may run is a window of
-// batches (as many more as a run holds), narrowed further by a memory limit. A row group's column chunks
-// are fetched when its first batch enters the window; with a filter, the
-// chunks of the columns that wait for its verdict are fetched only when a
-// batch of the row group keeps a row.
+// batches (as many more as a run holds), narrowed further by a memory
+// limit. A row group's column chunks are fetched when its first batch
+// enters the window; with a filter, the chunks of the columns that wait
+// for its verdict are fetched only when a batch of the row group keeps a
+// row.
 #pragma once
 
 #include <chrono>
@@ -150,10 +151,9 @@ class BatchPipeline {
   };
   // A lane that may be read next, with its place in the pick order.
   struct Candidate {
-    uint64_t serial = 0;  // its batch's
-    size_t rank = 0;      // its slot's in slot_order_
     Batch* batch = nullptr;
     size_t slot = 0;
+    size_t rank = 0;  // the slot's in slot_order_
   };
 
   void make_batches();
