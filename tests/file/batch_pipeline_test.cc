@@ -8,6 +8,7 @@
 #include <cstring>
 #include <random>
 
+#include "../file_bytes.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
 #include "parq/file/file_writer.h"
@@ -80,12 +81,7 @@ std::vector<uint8_t> make_file(const WriteOptions& options) {
   element.length = elements;
   tags.children.push_back(std::move(element));
   batch.columns = {std::move(id), std::move(n), std::move(s), std::move(tags)};
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), schema, options);
-  writer->write(batch);
-  writer->close();
-  return {sink->buffer().data(), sink->buffer().data() + sink->buffer().size()};
+  return testing::file_bytes(schema, batch, options);
 }
 
 WriteOptions small_groups() {
@@ -354,12 +350,7 @@ std::vector<uint8_t> make_repetitive_file(bool growing = false) {
     s.offsets.append_value<int32_t>(static_cast<int32_t>(s.values.size()));
   }
   batch.columns = {std::move(id), std::move(n), std::move(s)};
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), schema, small_groups());
-  writer->write(batch);
-  writer->close();
-  return {sink->buffer().data(), sink->buffer().data() + sink->buffer().size()};
+  return testing::file_bytes(schema, batch, small_groups());
 }
 
 TEST(BatchPipeline, BatchesOverTheByteLimitAreReadAgainSmaller) {
@@ -452,12 +443,7 @@ std::vector<uint8_t> make_two_int_columns(int64_t rows) {
   batch.columns = {std::move(id), std::move(v)};
   WriteOptions options;
   options.row_group_rows = rows;
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), schema, options);
-  writer->write(batch);
-  writer->close();
-  return {sink->buffer().data(), sink->buffer().data() + sink->buffer().size()};
+  return testing::file_bytes(schema, batch, options);
 }
 
 // Batches much smaller than the default are read a run of them to a task

@@ -16,6 +16,7 @@
 #include <random>
 #include <set>
 
+#include "../file_bytes.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
 #include "parq/file/file_writer.h"
@@ -170,12 +171,7 @@ std::vector<uint8_t> write(const Schema& schema, const RecordBatch& batch, int p
   options.page_version = page_version;
   options.dictionary = dictionary;
   options.page_index = page_index;
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), schema, options);
-  writer->write(batch);
-  writer->close();
-  return {sink->buffer().data(), sink->buffer().data() + sink->buffer().size()};
+  return testing::file_bytes(schema, batch, options);
 }
 
 std::vector<uint8_t> write_data(const Data& x, int page_version, bool dictionary, bool page_index) {
