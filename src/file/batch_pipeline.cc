@@ -250,6 +250,7 @@ void BatchPipeline::close_front_groups() {
       ahead_[1].fetched.erase(g.plan_index);
     }
     held_ -= g.owned;
+    closed_.push_back(std::move(groups_.front()));
     groups_.pop_front();
   }
 }
@@ -373,7 +374,10 @@ BatchPipeline::Task BatchPipeline::pick() {
 bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 && b.judged == b.stages; }
 
 void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
+  std::vector<std::unique_ptr<Group>> closed = std::move(closed_);
+  closed_.clear();
   lock.unlock();
+  closed.clear();
   const auto start = std::chrono::steady_clock::now();
   std::exception_ptr error;
   std::optional<Error> full;
@@ -838,6 +842,7 @@ void BatchPipeline::drive() {
 }
 
 bool BatchPipeline::next(DecodedBatch& out) {
+  std::vector<std::unique_ptr<Group>> closed;  // destroyed after the lock is let go
   std::unique_lock lock(mutex_);
   for (;;) {
     if (error_) std::rethrow_exception(error_);
@@ -864,6 +869,8 @@ bool BatchPipeline::next(DecodedBatch& out) {
       ++g.first_seq;
       window_.pop_front();
       close_front_groups();
+      closed = std::move(closed_);
+      closed_.clear();
       wake();
       return true;
     }

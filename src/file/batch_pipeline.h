@@ -226,6 +226,9 @@ class BatchPipeline {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::unique_ptr<Group>> groups_;  // open or opening, in file order
+  // Closed row groups, to be destroyed once the lock is let go: freeing
+  // their readers' pages and dictionaries would hold up the other threads.
+  std::vector<std::unique_ptr<Group>> closed_;
   std::deque<std::unique_ptr<Batch>> window_;  // made and not handed out, in file order
   size_t next_group_ = 0;                      // in config_.plan->row_groups
   bool done_making_ = false;                   // every batch made, or the verdict wants no more
