@@ -444,18 +444,34 @@ void BatchPipeline::note_lane_time(const Task& task, std::chrono::steady_clock::
 
 // What a batch of `g` will hold, before any batch has been handed out and
 // measured: exact for flat columns of fixed width (a value and a level per
-// row), unknown (0: one batch at a time) where strings or repetition make
-// it depend on the data. A window of one batch would leave a thread idle
-// until the first batch is done when the file has few columns (two columns
-// give one task).
+// row). Where strings or repetition make it depend on the data, a caller's
+// memory limit gets 0 (unknown: one batch at a time); the default budget
+// gets the chunks' uncompressed bytes a row, with offsets and levels,
+// which is low for dictionary pages but keeps the window from holding a
+// single batch: the first batch ends on its longest lane (a chunk's first
+// page decompressed whole, strings often the largest), and with one batch
+// the other threads would wait for it to be handed out and measured. A
+// window of one batch would also leave a thread idle when the file has few
+// columns (two columns give one task).
 int64_t BatchPipeline::first_batch_estimate(const Group& g) const {
+  const auto& group = config_.file->metadata().row_groups[g.plan->row_group];
   int64_t per_row = 0;
+  // The sizes come from the file: a sum past int64 stays at its top.
+  auto add = [&](int64_t n) {
+    if (__builtin_add_overflow(per_row, n, &per_row)) per_row = INT64_MAX;
+  };
   for (int leaf : config_.leaves) {
     const ColumnDescriptor& column = config_.file->schema().column(static_cast<size_t>(leaf));
     const int32_t width = plain_width(column.type.physical, column.type.type_length);
-    if (column.max_repetition_level > 0 || width <= 0) return 0;
-    per_row += width;
-    if (column.max_definition_level > 0) per_row += static_cast<int64_t>(sizeof(int16_t));
+    const int64_t levels = (column.max_definition_level > 0) + (column.max_repetition_level > 0);
+    if (column.max_repetition_level > 0 || width <= 0) {
+      const auto& chunk = group.columns[static_cast<size_t>(leaf)].meta_data;
+      if (config_.memory_limit > 0 || !chunk || group.num_rows <= 0) return 0;
+      const int64_t bytes = std::max<int64_t>(0, chunk->total_uncompressed_size);
+      add(bytes / group.num_rows + static_cast<int64_t>(sizeof(int32_t)) + levels * 2);
+      continue;
+    }
+    add(width + levels * static_cast<int64_t>(sizeof(int16_t)));
   }
   // A file's widths and a caller's batch size may both be huge: past
   // int64, the batch is larger than any budget.
