@@ -235,6 +235,7 @@ void BatchPipeline::make_batches() {
     g->next_row = b->data.first + b->data.rows;
     g->batches.push_back(b.get());
     window_.push_back(std::move(b));
+    counters_.peak_window = std::max(counters_.peak_window, static_cast<int64_t>(window_.size()));
   }
 }
 

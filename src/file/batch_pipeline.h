@@ -126,6 +126,7 @@ class BatchPipeline {
     int64_t header_rows_pruned = 0;
     int64_t batch_restarts = 0;  // row groups read again in smaller batches
     int64_t read_tasks = 0;      // with threads
+    int64_t peak_window = 0;     // the most batches in the window at once
   };
   Counters counters() const;
 

@@ -369,6 +369,7 @@ class FileBatchReader final : public BatchSource {
     stats.header_pages = counters.header_pages;
     stats.batch_restarts = counters.batch_restarts;
     stats.read_tasks = counters.read_tasks;
+    stats.peak_batches = counters.peak_window;
     stats.pages_pruned_by_headers = counters.header_pages_pruned;
     stats.rows_pruned_by_pages = planned_rows_pruned_by_pages_ + counters.header_rows_pruned;
     if (more) stats.rows_returned += out.num_rows;

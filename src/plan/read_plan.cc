@@ -70,6 +70,7 @@ ReadStats& ReadStats::operator+=(const ReadStats& o) {
                      &ReadStats::batch_restarts,
                      &ReadStats::read_tasks})
     this->*field += o.*field;
+  peak_batches = std::max(peak_batches, o.peak_batches);
   return *this;
 }
 
@@ -93,7 +94,10 @@ std::string ReadStats::to_string() const {
          " skipped by the offset, " + n(rows_returned) + " returned\n";
   out += "io: " + n(bytes_read) + " bytes read, " + n(pages_decompressed) + " pages decompressed, " +
          n(values_decoded) + " values decoded, " + n(batch_restarts) + " batches read again smaller" +
-         (read_tasks > 0 ? ", " + n(read_tasks) + " read tasks" : "") + "\n";
+         (read_tasks > 0 ? ", " + n(read_tasks) + " read tasks" : "") +
+         (peak_batches > 0 ? ", at most " + n(peak_batches) + (peak_batches == 1 ? " batch" : " batches") + " in flight"
+                           : "") +
+         "\n";
   return out;
 }
 

@@ -145,6 +145,32 @@ TEST(BatchPipeline, FixedWidthColumnsFillTheWindowAtOnce) {
       }
 }
 
+// Before a batch has been measured, a file with strings is estimated from
+// its chunks' sizes, so that the window holds more than the first batch
+// (whose longest lane would leave the other threads idle until it is
+// handed out), unless the caller set a memory limit: one row group of two
+// batches has both in flight at once, or one at a time.
+TEST(BatchPipeline, StringsFillTheWindowBeforeTheFirstBatchUnlessALimitIsSet) {
+  const std::vector<uint8_t> bytes = make_file(small_groups());
+  auto file = FileReader::open(io::memory_input(bytes));
+  ASSERT_EQ(file->metadata().row_groups[0].num_rows, 900);
+  ReadOptions options;
+  options.columns = {"id", "s"};
+  options.row_groups = {0};
+  options.batch_rows = 450;
+  const std::string expected = rows_of(*file, options);
+  ASSERT_FALSE(expected.empty());
+  for (int64_t limit : {int64_t{0}, int64_t{1} << 20}) {
+    ReadStats stats;
+    ReadOptions o = options;
+    o.threads = 2;
+    o.memory_limit = limit;
+    o.stats = &stats;
+    EXPECT_EQ(rows_of(*file, o), expected) << "memory limit " << limit;
+    EXPECT_EQ(stats.peak_batches, limit == 0 ? 2 : 1) << "memory limit " << limit;
+  }
+}
+
 TEST(BatchPipeline, OffsetAndLimitWithAFilterOnSeveralThreads) {
   const std::vector<uint8_t> bytes = make_file(small_groups());
   auto file = FileReader::open(io::memory_input(bytes));

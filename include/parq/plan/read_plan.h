@@ -80,10 +80,15 @@ struct ReadStats {
   // Column reads run as tasks of the pipeline (a run of one column over
   // consecutive batches of a row group each; 0 with one thread).
   int64_t read_tasks = 0;
+  // The most batches made and not yet handed out at once (read ahead, or
+  // being read): what the read held in decoded batches, in batches. In a
+  // dataset's sum, the most of any one file's read.
+  int64_t peak_batches = 0;
 
   // One line per stage, for `parq cat --explain`.
   std::string to_string() const;
-  // Adds another read's counts (a dataset's files' reads), every field.
+  // Adds another read's counts (a dataset's files' reads), every field
+  // (peak_batches: the larger).
   ReadStats& operator+=(const ReadStats& other);
 };
 
