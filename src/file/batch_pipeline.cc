@@ -346,11 +346,6 @@ BatchPipeline::Task BatchPipeline::pick() {
   });
   for (const Candidate& c : candidates_) {
     if (t.runs == max_pair_) break;
-    // Not a second run of the same column (of a later row group): its
-    // lanes are the costliest chain of each row group, and two of them in
-    // one task would run one after the other on one thread while the
-    // others run out of work.
-    if (t.runs > 0 && c.slot == t.lanes.front().slot) continue;
     Group& g = *c.batch->group;
     if (!config_.early[c.slot] && g.late != Group::Late::kReady) {
       if (g.late == Group::Late::kWaiting && t.runs == 0) {
