@@ -29,10 +29,14 @@ class ByteArrayBatchFull : public Error {
 
 class ByteArrayBatch {
  public:
-  ByteArrayBatch() { offsets_.append_value<int32_t>(0); }
+  // The leading zero offset is written with the first value (or the first
+  // raw access): every leaf of a batch holds a ByteArrayBatch, and one
+  // allocation for each, most of them never used, was a share of reads of
+  // small batches.
+  ByteArrayBatch() = default;
 
-  size_t size() const { return offsets_.size() / sizeof(int32_t) - 1; }
-  const int32_t* offsets() const { return offsets_.data_as<int32_t>(); }
+  size_t size() const { return offsets_.empty() ? 0 : offsets_.size() / sizeof(int32_t) - 1; }
+  const int32_t* offsets() const { return offsets_.empty() ? &kNoOffsets : offsets_.data_as<int32_t>(); }
   const uint8_t* data() const { return data_.data(); }
   size_t data_size() const { return data_.size(); }
   std::string_view value(size_t i) const {
@@ -41,7 +45,7 @@ class ByteArrayBatch {
   }
 
   void clear() {
-    offsets_.resize(sizeof(int32_t));
+    if (!offsets_.empty()) offsets_.resize(sizeof(int32_t));
     data_.clear();
     refused_ = false;
   }
@@ -57,11 +61,15 @@ class ByteArrayBatch {
   void set_limit(size_t bytes) { limit_ = std::min(bytes, static_cast<size_t>(kMaxByteArrayBatchBytes)); }
   void append(std::string_view v) {
     data_.append(v);
-    offsets_.append_value(static_cast<int32_t>(data_.size()));
+    offsets_buffer().append_value(static_cast<int32_t>(data_.size()));
   }
 
-  // Raw access for decoders that fill offsets and data in bulk.
-  Buffer& offsets_buffer() { return offsets_; }
+  // Raw access for decoders that fill offsets and data in bulk: the
+  // offsets start with the leading zero.
+  Buffer& offsets_buffer() {
+    if (offsets_.empty()) offsets_.append_value<int32_t>(0);
+    return offsets_;
+  }
   Buffer& data_buffer() { return data_; }
 
  private:
@@ -69,6 +77,7 @@ class ByteArrayBatch {
   Buffer data_;
   size_t limit_ = static_cast<size_t>(kMaxByteArrayBatchBytes);
   mutable bool refused_ = false;
+  static constexpr int32_t kNoOffsets = 0;
 };
 
 }  // namespace parq::encoding
