@@ -357,6 +357,16 @@ BatchPipeline::Task BatchPipeline::pick() {
       }
       continue;
     }
+    // Lanes of a task done before, and room for the whole task: no
+    // allocation a task (small batches make tens of thousands a read).
+    if (t.runs == 0) {
+      if (!spare_lanes_.empty()) {
+        t.lanes = std::move(spare_lanes_.back());
+        spare_lanes_.pop_back();
+        t.lanes.clear();
+      }
+      t.lanes.reserve(max_run_ * max_pair_);
+    }
     take_run(t, c);
   }
   if (t.runs > 0) {
@@ -864,9 +874,10 @@ void BatchPipeline::wake() {
 void BatchPipeline::drive() {
   std::unique_lock lock(mutex_);
   while (!stopping_ && !error_) {
-    const Task t = pick();
+    Task t = pick();
     if (t.kind == Task::Kind::kNone) break;
     run(t, lock);
+    if (t.lanes.capacity() > 0) spare_lanes_.push_back(std::move(t.lanes));
   }
   --drivers_;
   changed_.notify_all();
@@ -906,9 +917,10 @@ bool BatchPipeline::next(DecodedBatch& out) {
       return true;
     }
     caller_running_ = true;  // for the window's count in pick()
-    const Task t = pick();
+    Task t = pick();
     if (t.kind != Task::Kind::kNone) {
       run(t, lock);
+      if (t.lanes.capacity() > 0) spare_lanes_.push_back(std::move(t.lanes));
       caller_running_ = false;
       continue;
     }

@@ -216,8 +216,9 @@ class BatchPipeline {
   // task's work stays large beside what scheduling it costs; the window
   // holds as many more batches.
   size_t max_run_ = 1;
-  uint64_t next_serial_ = 0;           // of the next batch made
-  std::vector<Candidate> candidates_;  // pick()'s, kept for their capacity
+  uint64_t next_serial_ = 0;                       // of the next batch made
+  std::vector<Candidate> candidates_;              // pick()'s, kept for their capacity
+  std::vector<std::vector<LaneRef>> spare_lanes_;  // finished tasks' lanes, likewise
   // Slots by their lanes' time per row lately: pick() hands out the
   // costliest ready lanes first, since each slot's lanes of a row group run
   // one after another and the longest such chain bounds the read.
