@@ -168,19 +168,10 @@ void BatchPipeline::make_batches() {
   // batches of wide rows are large, and a window of them would hold far
   // more than the threads need to stay busy.
   const int64_t limit = config_.memory_limit > 0 ? config_.memory_limit : kAheadBytesPerThread * config_.threads;
-  // While the caller runs a task, the batches complete at the window's
-  // front wait for it alone (it hands them out once its task is done):
-  // they do not hold up the reading of more, up to twice the window.
-  // Otherwise a long task of the caller's (a chunk's page decompressed
-  // whole) leaves the other threads without work.
-  size_t waiting = 0;
-  if (caller_running_)
-    while (waiting < window_.size() && complete(*window_[waiting])) ++waiting;
-  auto window_full = [&] { return window_.size() - waiting >= max_window_ || window_.size() >= 2 * max_window_; };
   while (!done_making_ && !stopped_) {
     Group* g = groups_.empty() || groups_.back()->made_all ? nullptr : groups_.back().get();
     if (g == nullptr) {
-      if (window_full()) return;
+      if (window_.size() >= max_window_) return;
       if (next_group_ >= plan.row_groups.size()) {
         done_making_ = true;
         return;
@@ -216,7 +207,7 @@ void BatchPipeline::make_batches() {
     // A full window still takes a row group's batches up to a whole run
     // (max_run_ of them from its first): the lanes at its end would
     // otherwise come one at a time as the caller takes batches, a run each.
-    if (window_full() && g->made() % static_cast<int64_t>(max_run_) == 0) return;
+    if (window_.size() >= max_window_ && g->made() % static_cast<int64_t>(max_run_) == 0) return;
     // The memory budget stops batches, not the opening of the next row
     // group (above, by its own estimate): a group opens while the last
     // batch of the one before is read, not after it.
@@ -916,15 +907,12 @@ bool BatchPipeline::next(DecodedBatch& out) {
       wake();
       return true;
     }
-    caller_running_ = true;  // for the window's count in pick()
     Task t = pick();
     if (t.kind != Task::Kind::kNone) {
       run(t, lock);
       if (t.lanes.capacity() > 0) spare_lanes_.push_back(std::move(t.lanes));
-      caller_running_ = false;
       continue;
     }
-    caller_running_ = false;
     if (restart_ && running_ == 0 && !error_) {
       restart();
       continue;

@@ -237,11 +237,10 @@ class BatchPipeline {
   int64_t held_ = 0;                           // fetched bytes owned and decoded bytes, of what is in flight
   int64_t batch_estimate_ = 0;
   int drivers_ = 0;
-  int running_ = 0;              // tasks picked and not finished
-  bool caller_running_ = false;  // the caller's thread is running a task (in next())
-  bool stopped_ = false;         // the judge wants no more batches
-  Group* restart_ = nullptr;     // a batch of it came out too large: read it again smaller
-  int64_t restart_rows_ = 0;     // the rows of that batch
+  int running_ = 0;           // tasks picked and not finished
+  bool stopped_ = false;      // the judge wants no more batches
+  Group* restart_ = nullptr;  // a batch of it came out too large: read it again smaller
+  int64_t restart_rows_ = 0;  // the rows of that batch
   std::optional<Error> restart_reason_;
   bool stopping_ = false;
   std::exception_ptr error_;
