@@ -14,6 +14,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "../fetch/chunk_fetch.h"
 #include "parq/encoding/byte_array_batch.h"
@@ -66,6 +67,21 @@ std::vector<io::RandomAccessInput*> inputs_of(const FileReader& file, size_t row
   std::vector<io::RandomAccessInput*> inputs;
   for (size_t s : slots) inputs.push_back(&file.chunk_input(row_group, static_cast<size_t>(config.leaves[s])));
   return inputs;
+}
+
+// A list kept from a finished task (emptied, its capacity kept) or a new
+// one, with room for `capacity` entries: small batches make tens of
+// thousands of tasks a read, and none should allocate.
+template <class T>
+std::vector<T> reused(std::vector<std::vector<T>>& spare, size_t capacity) {
+  std::vector<T> v;
+  if (!spare.empty()) {
+    v = std::move(spare.back());
+    spare.pop_back();
+    v.clear();
+  }
+  v.reserve(capacity);
+  return v;
 }
 
 }  // namespace
@@ -348,16 +364,7 @@ BatchPipeline::Task BatchPipeline::pick() {
       }
       continue;
     }
-    // Lanes of a task done before, and room for the whole task: no
-    // allocation a task (small batches make tens of thousands a read).
-    if (t.runs == 0) {
-      if (!spare_lanes_.empty()) {
-        t.lanes = std::move(spare_lanes_.back());
-        spare_lanes_.pop_back();
-        t.lanes.clear();
-      }
-      t.lanes.reserve(max_run_ * max_pair_);
-    }
+    if (t.runs == 0) t.lanes = reused(spare_lanes_, max_run_ * max_pair_);
     take_run(t, c);
   }
   if (t.runs > 0) {
@@ -367,6 +374,7 @@ BatchPipeline::Task BatchPipeline::pick() {
   } else if (verdict != nullptr) {
     // With it, the verdicts of the batches after it that may run once it
     // and those between have run: a batch's last verdict counts as judged.
+    t.verdicts = reused(spare_verdicts_, max_run_);
     t.verdicts.push_back(verdict);
     bool all_last = verdict->judged + 1 == verdict->stages;
     for (size_t k = verdict_at + 1; k < window_.size() && t.verdicts.size() < max_run_; ++k) {
@@ -384,9 +392,9 @@ BatchPipeline::Task BatchPipeline::pick() {
 
 bool BatchPipeline::complete(const Batch& b) const { return b.lanes_left == 0 && b.judged == b.stages; }
 
-void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
-  std::vector<std::unique_ptr<Group>> closed = std::move(closed_);
-  closed_.clear();
+void BatchPipeline::run(Task& task, std::unique_lock<std::mutex>& lock) {
+  // Row groups closed since the last task are freed outside the lock.
+  std::vector<std::unique_ptr<Group>> closed = std::exchange(closed_, {});
   lock.unlock();
   closed.clear();
   // Read tasks on threads are timed for slot_order_.
@@ -440,6 +448,8 @@ void BatchPipeline::run(const Task& task, std::unique_lock<std::mutex>& lock) {
     finish(task, done);
   }
   if (restart_ && running_ == 0 && !error_) restart();
+  if (task.lanes.capacity() > 0) spare_lanes_.push_back(std::move(task.lanes));
+  if (task.verdicts.capacity() > 0) spare_verdicts_.push_back(std::move(task.verdicts));
   changed_.notify_all();
   wake();
 }
@@ -474,15 +484,16 @@ int64_t BatchPipeline::first_batch_estimate(const Group& g) const {
   for (int leaf : config_.leaves) {
     const ColumnDescriptor& column = config_.file->schema().column(static_cast<size_t>(leaf));
     const int32_t width = plain_width(column.type.physical, column.type.type_length);
-    const int64_t levels = (column.max_definition_level > 0) + (column.max_repetition_level > 0);
+    const int64_t level_bytes =
+        static_cast<int64_t>(sizeof(int16_t)) * ((column.max_definition_level > 0) + (column.max_repetition_level > 0));
     if (column.max_repetition_level > 0 || width <= 0) {
       const auto& chunk = group.columns[static_cast<size_t>(leaf)].meta_data;
       if (config_.memory_limit > 0 || !chunk || group.num_rows <= 0) return 0;
       const int64_t bytes = std::max<int64_t>(0, chunk->total_uncompressed_size);
-      add(bytes / group.num_rows + static_cast<int64_t>(sizeof(int32_t)) + levels * 2);
+      add(bytes / group.num_rows + static_cast<int64_t>(sizeof(int32_t)) + level_bytes);
       continue;
     }
-    add(width + levels * static_cast<int64_t>(sizeof(int16_t)));
+    add(width + level_bytes);
   }
   // A file's widths and a caller's batch size may both be huge: past
   // int64, the batch is larger than any budget.
@@ -868,7 +879,6 @@ void BatchPipeline::drive() {
     Task t = pick();
     if (t.kind == Task::Kind::kNone) break;
     run(t, lock);
-    if (t.lanes.capacity() > 0) spare_lanes_.push_back(std::move(t.lanes));
   }
   --drivers_;
   changed_.notify_all();
@@ -902,15 +912,13 @@ bool BatchPipeline::next(DecodedBatch& out) {
       ++g.first_seq;
       window_.pop_front();
       close_front_groups();
-      closed = std::move(closed_);
-      closed_.clear();
+      closed = std::exchange(closed_, {});
       wake();
       return true;
     }
     Task t = pick();
     if (t.kind != Task::Kind::kNone) {
       run(t, lock);
-      if (t.lanes.capacity() > 0) spare_lanes_.push_back(std::move(t.lanes));
       continue;
     }
     if (restart_ && running_ == 0 && !error_) {

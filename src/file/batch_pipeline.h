@@ -159,7 +159,9 @@ class BatchPipeline {
 
   void make_batches();
   Task pick();
-  void run(const Task& task, std::unique_lock<std::mutex>& lock);
+  // Runs the task outside the lock, marks what it did, and keeps its lists
+  // for later tasks.
+  void run(Task& task, std::unique_lock<std::mutex>& lock);
   void open(Group& g, bool late);
   // The chunk requests of a row group's slots (their page ranges by the
   // offset index where rows are left out).
@@ -218,7 +220,8 @@ class BatchPipeline {
   size_t max_run_ = 1;
   uint64_t next_serial_ = 0;                       // of the next batch made
   std::vector<Candidate> candidates_;              // pick()'s, kept for their capacity
-  std::vector<std::vector<LaneRef>> spare_lanes_;  // finished tasks' lanes, likewise
+  std::vector<std::vector<LaneRef>> spare_lanes_;  // finished tasks' lists, likewise
+  std::vector<std::vector<Batch*>> spare_verdicts_;
   // Slots by their lanes' time per row lately: pick() hands out the
   // costliest ready lanes first, since each slot's lanes of a row group run
   // one after another and the longest such chain bounds the read.

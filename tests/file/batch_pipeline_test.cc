@@ -169,6 +169,18 @@ TEST(BatchPipeline, StringsFillTheWindowBeforeTheFirstBatchUnlessALimitIsSet) {
     EXPECT_EQ(rows_of(*file, o), expected) << "memory limit " << limit;
     EXPECT_EQ(stats.peak_batches, limit == 0 ? 2 : 1) << "memory limit " << limit;
   }
+  // A huge batch size makes the estimate larger than any budget (it is a
+  // batch's rows times the chunks' bytes a row): two row groups of one
+  // batch each are read a batch at a time (the first is measured once
+  // handed out, and then one is left).
+  options.row_groups = {0, 1};
+  options.batch_rows = INT64_MAX / 2;
+  ReadStats stats;
+  ReadOptions o = options;
+  o.threads = 2;
+  o.stats = &stats;
+  EXPECT_EQ(rows_of(*file, o), rows_of(*file, options));
+  EXPECT_EQ(stats.peak_batches, 1);
 }
 
 TEST(BatchPipeline, OffsetAndLimitWithAFilterOnSeveralThreads) {
