@@ -12,7 +12,7 @@
 // A file that exists is kept as it is.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readSync } from 'node:fs';
 
 export const dataDir = new URL('./data/', import.meta.url).pathname;
 const rows = Number(process.env.PARQ_BENCH_ROWS ?? 6_000_000);
@@ -87,8 +87,16 @@ export function selectFiles(filter) {
 // written stays cached the way its writes cached it (in small folios here),
 // which costs a reader that maps the file several times the page-table
 // work of a file read in (in huge folios): without this step a timing
-// would depend on the file's history.
+// would depend on the file's history. A page not yet written back cannot be
+// dropped (the drop only starts its writeback), so a file generated moments
+// before is flushed first.
 export function settle(path) {
+  const written = openSync(path, 'r');
+  try {
+    fsyncSync(written);
+  } finally {
+    closeSync(written);
+  }
   execFileSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0', 'status=none']);
   const fd = openSync(path, 'r');
   const buffer = Buffer.allocUnsafe(8 << 20);
