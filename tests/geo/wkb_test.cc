@@ -115,8 +115,12 @@ struct Shape {
       const int axis = k < 2 ? k : (k == 2 && dims_code == 2 ? kM : (k == 2 ? kZ : kM));
       expect_axis(b, axis, lo, hi);
     }
-    if (dims_code == 0 || dims_code == 2) EXPECT_FALSE(b.has(kZ));
-    if (dims_code == 0 || dims_code == 1) EXPECT_FALSE(b.has(kM));
+    if (dims_code == 0 || dims_code == 2) {
+      EXPECT_FALSE(b.has(kZ));
+    }
+    if (dims_code == 0 || dims_code == 1) {
+      EXPECT_FALSE(b.has(kM));
+    }
   }
 };
 

@@ -103,7 +103,7 @@ TEST(MetaCommand, CorruptFilesFailCleanlyOrSucceed) {
         EXPECT_THAT(r.err, HasSubstr(path.filename().string()));
       }
       if (r.exit_code == 0 && json) {
-        EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << path;
+        EXPECT_TRUE(nlohmann::json::accept(r.out)) << path;
       }
     }
   }
