@@ -91,16 +91,11 @@ export function selectFiles(filter) {
 // dropped (the drop only starts its writeback), so a file generated moments
 // before is flushed first.
 export function settle(path) {
-  const written = openSync(path, 'r');
-  try {
-    fsyncSync(written);
-  } finally {
-    closeSync(written);
-  }
-  execFileSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0', 'status=none']);
   const fd = openSync(path, 'r');
   const buffer = Buffer.allocUnsafe(8 << 20);
   try {
+    fsyncSync(fd);
+    execFileSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0', 'status=none']);
     while (readSync(fd, buffer, 0, buffer.length, null) > 0);
   } finally {
     closeSync(fd);

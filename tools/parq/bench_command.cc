@@ -35,7 +35,6 @@ ReadRun time_read(const std::string& path, ReadOptions options, const ReaderOpti
     auto source = read_batches(*file, options);
     RecordBatch batch;
     while (source->next(batch)) run.rows += batch.num_rows;
-    source.reset();
     run.stats.bytes_read = static_cast<int64_t>(file->bytes_read());  // the footer included
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -155,8 +154,8 @@ const Command kBenchCommand = {
     "\n"
     "Decodes every value of every column (batches into memory, nothing\n"
     "rendered) K times (5 by default) and reports each run's wall time, from\n"
-    "opening the file to closing it. --json prints one object with \"rows\", \"bytes\"\n"
-    "and \"seconds\" (the K run times), and what the read cost: \"bytes_read\"\n"
+    "opening the file to closing it. --json prints one object with \"rows\",\n"
+    "\"bytes\" and \"seconds\" (the K run times), and what the read cost: \"bytes_read\"\n"
     "(from the file, the footer included), \"rows_decoded\", \"row_groups_pruned\"\n"
     "and \"pages_pruned\". --where, --offset and --limit read as 'parq cat' does.\n"
     "Several thread counts (--threads 1,2) take turns run by run, K runs each;\n"
