@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../file_bytes.h"
 #include "parq/error.h"
-#include "parq/file/file_writer.h"
 #include "parq/file/page_index.h"
 #include "parq/schema/field.h"
 
@@ -32,13 +32,8 @@ Written write_file() {
   batch.columns.push_back(std::move(a));
   WriteOptions options;
   options.page_rows = 100;
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), schema, options);
-  writer->write(batch);
-  writer->close();
   Written w;
-  w.bytes.assign(sink->buffer().data(), sink->buffer().data() + sink->buffer().size());
+  w.bytes = testing::file_bytes(schema, batch, options);
   w.file = FileReader::open(io::memory_input(w.bytes));
   return w;
 }

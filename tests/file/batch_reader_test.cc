@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 
+#include "../file_bytes.h"
 #include "json_batch.h"
 #include "parq/column/page_reader.h"
 #include "parq/file/file_writer.h"
@@ -62,15 +63,10 @@ TEST(BatchReader, ThreadsAndBatchSizesGiveTheSameRows) {
 TEST(BatchReader, ManyRowGroupsDecodeSideBySideInOrder) {
   // 15 row groups: enough per thread that whole row groups go to threads.
   auto source_file = FileReader::open((testing::corpus_dir() / "data" / "alltypes_tiny_pages.parquet").string());
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
   WriteOptions write;
   write.row_group_rows = 500;
-  auto writer = FileWriter::open(std::move(out), source_file->schema(), write);
-  auto source = read_batches(*source_file);
-  writer->write_all(*source);
-  writer->close();
-  auto file = FileReader::open(io::memory_input(sink->buffer().span()));
+  const std::vector<uint8_t> bytes = testing::file_bytes(source_file->schema(), *read_batches(*source_file), write);
+  auto file = FileReader::open(io::memory_input(bytes));
   ASSERT_EQ(file->metadata().row_groups.size(), 15u);
   const std::string expected = all_rows(*source_file, {});
   for (int threads : {1, 2, 3}) {
@@ -318,16 +314,10 @@ TEST(BatchReader, PlanLookupsOfAnInputNotInMemoryAreFetchedTogether) {
   // filters: a filter on an absent value consults 12 dictionaries and 12
   // bloom filters.
   auto source_file = FileReader::open((testing::corpus_dir() / "data" / "alltypes_tiny_pages.parquet").string());
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
   WriteOptions write;
   write.row_group_rows = 600;
   write.columns["string_col"].bloom_filter = BloomFilterOptions{};
-  auto writer = FileWriter::open(std::move(out), source_file->schema(), write);
-  auto all = read_batches(*source_file);
-  writer->write_all(*all);
-  writer->close();
-  const std::vector<uint8_t> bytes(sink->buffer().data(), sink->buffer().data() + sink->buffer().size());
+  const std::vector<uint8_t> bytes = testing::file_bytes(source_file->schema(), *read_batches(*source_file), write);
   for (const char* where : {"string_col = 'absent'", "string_col IN ('3', 'x') AND id < 5000"}) {
     ReadOptions options;
     options.filter = filter::parse_filter(where);
@@ -359,14 +349,9 @@ std::vector<uint8_t> late_columns_file() {
                    std::to_string(i * 7919 % 6000) + "\"}");
   }
   const char* schema = "message m { required int64 id; required int32 x; required binary s (STRING); }";
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
   WriteOptions write;
   write.row_group_rows = 500;
-  auto writer = FileWriter::open(std::move(out), parse_schema_text(schema), write);
-  writer->write(testing::batch_from_json(schema, rows));
-  writer->close();
-  return {sink->buffer().data(), sink->buffer().data() + sink->buffer().size()};
+  return testing::file_bytes(parse_schema_text(schema), testing::batch_from_json(schema, rows), write);
 }
 
 int64_t chunk_bytes(const FileReader& file, size_t row_group, size_t column) {

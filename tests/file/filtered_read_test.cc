@@ -12,9 +12,9 @@
 #include <cstring>
 #include <random>
 
+#include "../file_bytes.h"
 #include "parq/error.h"
 #include "parq/file/batch_reader.h"
-#include "parq/file/file_writer.h"
 #include "parq/filter/literal.h"
 #include "parq/schema/field.h"
 #include "parq/text/row_text.h"
@@ -184,12 +184,7 @@ TestFile make_file(uint32_t seed, int page_version, bool dictionary) {
   options.page_version = page_version;
   options.dictionary = dictionary;
   for (const char* c : {"s", "k", "day", "g.y"}) options.columns[c].bloom_filter = BloomFilterOptions{};
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), schema, options);
-  writer->write(batch);
-  writer->close();
-  return {schema, std::vector<uint8_t>(sink->buffer().data(), sink->buffer().data() + sink->buffer().size())};
+  return {schema, testing::file_bytes(schema, batch, options)};
 }
 
 // ---------------------------------------------------------------------------

@@ -7,8 +7,8 @@
 
 #include <cstring>
 
+#include "../file_bytes.h"
 #include "parq/file/batch_reader.h"
-#include "parq/file/file_writer.h"
 #include "parq/schema/field.h"
 #include "test_paths.h"
 
@@ -54,13 +54,8 @@ Built build(int64_t rows, int64_t group_rows, bool dictionary, bool bloom,
   options.page_rows = 100;
   options.dictionary = dictionary;
   if (bloom) options.columns["s"].bloom_filter = BloomFilterOptions{};
-  auto out = std::make_unique<io::BufferOutput>();
-  io::BufferOutput* sink = out.get();
-  auto writer = FileWriter::open(std::move(out), schema, options);
-  writer->write(batch);
-  writer->close();
   Built b;
-  b.bytes.assign(sink->buffer().data(), sink->buffer().data() + sink->buffer().size());
+  b.bytes = testing::file_bytes(schema, batch, options);
   b.file = FileReader::open(io::memory_input(b.bytes));
   return b;
 }
